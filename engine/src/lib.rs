@@ -1,0 +1,326 @@
+//! Castella's search: iterative deepening alpha-beta over a shared
+//! transposition table, with time management, run on its own threads.
+//!
+//! The `Engine` is the whole interface the UCI layer needs: it owns the
+//! search threads and the table, takes a position with its game history and
+//! the `go` limits, and reports through a callback.
+
+pub mod bench;
+mod draw;
+mod history;
+mod limits;
+mod movepick;
+mod search;
+pub mod see;
+mod time;
+pub mod tt;
+pub mod value;
+
+pub use limits::Limits;
+pub use search::ThreadResult;
+
+use castella_movegen::{Move, Position};
+use search::{Control, Searcher};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+use time::TimeManager;
+use tt::TranspositionTable;
+
+/// A score as reported to the GUI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's view.
+    Cp(i32),
+    /// Mate in this many moves (negative: getting mated).
+    Mate(i32),
+}
+
+/// Whether a reported score is exact or a bound (fail high/low).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One `info` line's worth of search progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: usize,
+    pub score: Score,
+    pub bound: Bound,
+    /// Win/draw/loss per mille, from the side to move's view.
+    pub wdl: (u32, u32, u32),
+    pub nodes: u64,
+    pub nps: u64,
+    /// Per mille of the transposition table in use.
+    pub hashfull: u32,
+    pub time_ms: u64,
+    pub pv: Vec<Move>,
+}
+
+/// What the engine reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    Info(Info),
+    /// Free text for an `info string` line.
+    Message(String),
+    /// The search is over; `best` is `Move::NULL` when there is no legal move.
+    BestMove {
+        best: Move,
+        ponder: Option<Move>,
+    },
+}
+
+/// Receives events, from the search threads.
+pub type Reporter = Arc<dyn Fn(Event) + Send + Sync>;
+
+/// Engine settings (UCI options).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 10,
+        }
+    }
+}
+
+/// The search engine: settings, the shared table and the running search.
+pub struct Engine {
+    options: Options,
+    report: Reporter,
+    tt: Arc<TranspositionTable>,
+    searchers: Vec<Searcher>,
+    control: Arc<Control>,
+    worker: Option<JoinHandle<Vec<Searcher>>>,
+}
+
+impl Engine {
+    pub fn new(report: Reporter) -> Engine {
+        let options = Options::default();
+        Engine {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            searchers: vec![Searcher::new(0)],
+            control: Arc::new(Control::new(1, false)),
+            options,
+            report,
+            worker: None,
+        }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Changes settings; waits for a running search to end first.
+    pub fn set_options(&mut self, options: Options) {
+        self.wait();
+        if options.hash_mb != self.options.hash_mb {
+            // Free the old table before allocating the new one.
+            self.tt = Arc::new(TranspositionTable::new(1));
+            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+        }
+        let threads = options.threads.max(1);
+        self.searchers.truncate(threads);
+        while self.searchers.len() < threads {
+            self.searchers.push(Searcher::new(self.searchers.len()));
+        }
+        self.options = options;
+    }
+
+    /// Empties the transposition table and the history (waits for the
+    /// search); for `ucinewgame`.
+    pub fn clear(&mut self) {
+        self.wait();
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+        }
+        for s in &mut self.searchers {
+            s.history.clear();
+        }
+    }
+
+    /// Starts searching `pos`. `history` holds the keys of the game's earlier
+    /// positions, oldest first, for repetition detection. Returns at once;
+    /// exactly one `Event::BestMove` follows.
+    pub fn go(&mut self, pos: Position, history: Vec<u64>, limits: Limits) {
+        self.wait();
+        let start = Instant::now();
+        let control = Arc::new(Control::new(
+            self.searchers.len(),
+            limits.ponder || limits.infinite,
+        ));
+        self.control = control.clone();
+        let tt = self.tt.clone();
+        let report = self.report.clone();
+        let multipv = self.options.multipv;
+        let time = TimeManager::new(
+            &limits,
+            pos.side_to_move(),
+            self.options.move_overhead_ms,
+            start,
+        );
+        let mut searchers = std::mem::take(&mut self.searchers);
+        self.worker = Some(std::thread::spawn(move || {
+            let result = search_all(
+                &mut searchers,
+                &pos,
+                &history,
+                &limits,
+                multipv,
+                &tt,
+                &control,
+                time,
+                Some(&report),
+            );
+            report(Event::BestMove {
+                best: result.best,
+                ponder: result.ponder,
+            });
+            searchers
+        }));
+    }
+
+    /// Searches synchronously with this engine's table and threads, without
+    /// reporting; returns the result and the nodes searched (for `bench` and
+    /// tools).
+    pub fn search_sync(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+    ) -> (ThreadResult, u64) {
+        self.wait();
+        let control = Arc::new(Control::new(self.searchers.len(), false));
+        let time = TimeManager::new(
+            limits,
+            pos.side_to_move(),
+            self.options.move_overhead_ms,
+            Instant::now(),
+        );
+        let result = search_all(
+            &mut self.searchers,
+            pos,
+            history,
+            limits,
+            self.options.multipv,
+            &self.tt,
+            &control,
+            time,
+            None,
+        );
+        (result, control.total_nodes())
+    }
+
+    /// Asks the search to end; the best move follows shortly.
+    pub fn stop(&self) {
+        self.control.pondering.store(false, Ordering::SeqCst);
+        self.control.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The opponent played the expected move: the search goes on under the
+    /// normal time limits.
+    pub fn ponderhit(&self) {
+        self.control.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
+
+    /// Blocks until the running search (if any) has ended.
+    pub fn wait(&mut self) {
+        if let Some(w) = self.worker.take() {
+            match w.join() {
+                Ok(searchers) => self.searchers = searchers,
+                Err(_) => {
+                    // A search thread panicked: start again with fresh threads.
+                    self.searchers = (0..self.options.threads.max(1))
+                        .map(Searcher::new)
+                        .collect();
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
+/// Runs every searcher on `pos` (thread 0 here, helpers on scoped threads),
+/// then waits, while pondering or in an infinite search, for `stop` or
+/// `ponderhit`, and returns the best thread's result.
+#[allow(clippy::too_many_arguments)]
+fn search_all(
+    searchers: &mut [Searcher],
+    pos: &Position,
+    history: &[u64],
+    limits: &Limits,
+    multipv: usize,
+    tt: &Arc<TranspositionTable>,
+    control: &Arc<Control>,
+    time: TimeManager,
+    report: Option<&Reporter>,
+) -> ThreadResult {
+    tt.new_search();
+    let (main, helpers) = searchers.split_first_mut().expect("at least one searcher");
+    let results: Vec<ThreadResult> = std::thread::scope(|s| {
+        let handles: Vec<_> = helpers
+            .iter_mut()
+            .map(|h| {
+                let (tt, control) = (tt.clone(), control.clone());
+                s.spawn(move || h.run(pos, history, limits, 1, tt, control, time, None))
+            })
+            .collect();
+        let main_result = main.run(
+            pos,
+            history,
+            limits,
+            multipv,
+            tt.clone(),
+            control.clone(),
+            time,
+            report,
+        );
+        // The GUI must not get a best move before it says stop or ponderhit.
+        while control.pondering.load(Ordering::SeqCst) && !control.stop.load(Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        control.stop.store(true, Ordering::SeqCst);
+        let mut all = vec![main_result];
+        all.extend(handles.into_iter().map(|h| h.join().unwrap_or_default()));
+        all
+    });
+    // The deepest thread wins; at equal depth the better score.
+    let mut best = results[0].clone();
+    if multipv == 1 {
+        for r in &results[1..] {
+            if !r.best.is_null()
+                && (r.depth > best.depth || (r.depth == best.depth && r.score > best.score))
+            {
+                best = r.clone();
+            }
+        }
+    }
+    best
+}

@@ -1,0 +1,795 @@
+//! One search thread: iterative deepening with aspiration windows over a
+//! principal-variation alpha-beta search and a quiescence search.
+
+use crate::draw::{is_insufficient_material, is_repetition};
+use crate::history::{bonus, History};
+use crate::movepick::{is_bad_capture, MovePicker};
+use crate::see::see_ge;
+use crate::time::TimeManager;
+use crate::tt::{Bound as TtBound, TranspositionTable};
+use crate::value::*;
+use crate::{Bound, Event, Info, Limits, Reporter};
+use arrayvec::ArrayVec;
+use castella_eval::{evaluate, PIECE_VALUES};
+use castella_movegen::{Move, Piece, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// State shared by the threads of one search.
+pub struct Control {
+    pub stop: AtomicBool,
+    /// Set while pondering: the clock does not run and the search waits for
+    /// `ponderhit` or `stop` before it reports a best move.
+    pub pondering: AtomicBool,
+    /// Nodes per thread, updated every few thousand nodes.
+    pub nodes: Vec<AtomicU64>,
+}
+
+impl Control {
+    pub fn new(threads: usize, pondering: bool) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// A root move with its latest score and principal variation.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub seldepth: u32,
+    pub pv: Vec<Move>,
+}
+
+/// What a finished search found.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadResult {
+    pub best: Move,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+}
+
+/// Late-move reductions by depth and move number (log-log).
+struct Reductions([[u8; 64]; 64]);
+
+impl Reductions {
+    fn new() -> Reductions {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        Reductions(t)
+    }
+
+    #[inline]
+    fn get(&self, depth: i32, moves: usize) -> i32 {
+        self.0[(depth as usize).min(63)][moves.min(63)] as i32
+    }
+}
+
+/// One thread's searcher; kept between searches so its history carries over
+/// within a game.
+pub struct Searcher {
+    pub id: usize,
+    pub history: History,
+    reductions: Reductions,
+    keys: Vec<u64>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    evals: [i32; MAX_PLY + 2],
+    played: [Move; MAX_PLY + 2],
+    nodes: u64,
+    seldepth: usize,
+    root_depth: i32,
+    // Per search:
+    tt: Option<Arc<TranspositionTable>>,
+    control: Option<Arc<Control>>,
+    node_limit: u64,
+    time: Option<TimeManager>,
+    stopped: bool,
+}
+
+impl Searcher {
+    pub fn new(id: usize) -> Searcher {
+        Searcher {
+            id,
+            history: History::default(),
+            reductions: Reductions::new(),
+            keys: Vec::with_capacity(1024),
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 2],
+            played: [Move::NULL; MAX_PLY + 2],
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            tt: None,
+            control: None,
+            node_limit: u64::MAX,
+            time: None,
+            stopped: false,
+        }
+    }
+
+    fn tt(&self) -> &TranspositionTable {
+        self.tt.as_deref().expect("set for the search")
+    }
+
+    fn control(&self) -> &Control {
+        self.control.as_deref().expect("set for the search")
+    }
+
+    /// Called every 1024 nodes and at each new node: publishes the node count,
+    /// and on the main thread enforces the hard time and node limits.
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            let control = self.control();
+            control.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                let pondering = control.pondering.load(Ordering::Relaxed);
+                let out_of_time = !pondering && self.time.is_some_and(|t| t.hard_exceeded());
+                let out_of_nodes =
+                    self.node_limit != u64::MAX && control.total_nodes() >= self.node_limit;
+                if out_of_time || out_of_nodes {
+                    control.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        if self.id == 0 && self.nodes >= self.node_limit {
+            self.control().stop.store(true, Ordering::Relaxed);
+        }
+        self.stopped = self.control().stop.load(Ordering::Relaxed);
+        self.stopped
+    }
+
+    /// Iterative deepening from `root`. Thread 0 reports progress and owns
+    /// the clock; helpers search the same tree and share the table.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(
+        &mut self,
+        root: &Position,
+        history: &[u64],
+        limits: &Limits,
+        multipv: usize,
+        tt: Arc<TranspositionTable>,
+        control: Arc<Control>,
+        time: TimeManager,
+        report: Option<&Reporter>,
+    ) -> ThreadResult {
+        self.tt = Some(tt);
+        self.control = Some(control);
+        self.time = Some(time);
+        self.nodes = 0;
+        self.stopped = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.history.new_search();
+        self.keys.clear();
+        self.keys.extend_from_slice(history);
+
+        let mut root_moves: Vec<RootMove> = root
+            .legal_moves()
+            .iter()
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                seldepth: 0,
+                pv: vec![mv],
+            })
+            .collect();
+        if root_moves.is_empty() {
+            root_moves = root
+                .legal_moves()
+                .iter()
+                .map(|&mv| RootMove {
+                    mv,
+                    score: -INFINITE,
+                    prev_score: -INFINITE,
+                    seldepth: 0,
+                    pv: vec![mv],
+                })
+                .collect();
+        }
+        let mut result = ThreadResult::default();
+        if root_moves.is_empty() {
+            result.score = if root.in_check() { -MATE } else { DRAW };
+            return result;
+        }
+        result.best = root_moves[0].mv;
+        let multipv = multipv.clamp(1, root_moves.len());
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY as u32 - 4, |d| d.clamp(1, MAX_PLY as u32 - 4));
+
+        let mut stability = 0u32;
+        let mut last_best = Move::NULL;
+        let mut last_score = 0;
+        for depth in 1..=max_depth {
+            // Helpers skip some depths so the threads spread over the tree.
+            if self.id > 0
+                && depth > 1
+                && (depth + self.id as u32).is_multiple_of(3)
+                && self.id % 2 == 1
+            {
+                continue;
+            }
+            self.root_depth = depth as i32;
+            for rm in root_moves.iter_mut() {
+                rm.prev_score = rm.score;
+                rm.score = -INFINITE;
+            }
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                self.aspiration(root, &mut root_moves, pv_idx, depth as i32, report);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                // Keep what an unfinished iteration proved: a move that beat
+                // the previous best is better; otherwise keep the old order.
+                root_moves.sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.prev_score)));
+                if root_moves[0].score == -INFINITE {
+                    for rm in root_moves.iter_mut() {
+                        rm.score = rm.prev_score;
+                    }
+                }
+                break;
+            }
+            result.depth = depth;
+            if let Some(r) = report {
+                self.report_iteration(root, &root_moves, multipv, depth, r);
+            }
+
+            let best = &root_moves[0];
+            stability = if best.mv == last_best {
+                stability + 1
+            } else {
+                0
+            };
+            let score_drop = (last_score - best.score).max(0);
+            last_best = best.mv;
+            last_score = best.score;
+
+            if self.id == 0 {
+                if let Some(mate) = limits.mate {
+                    if best.score >= MATE_BOUND && (MATE - best.score + 1) / 2 <= mate as i32 {
+                        break;
+                    }
+                }
+                // A settled best move needs less time, a changing one or a
+                // falling score more.
+                let scale = (1.6 - 0.12 * stability.min(5) as f64)
+                    * (1.0 + (score_drop as f64 / 100.0).min(0.6));
+                let pondering = self.control().pondering.load(Ordering::Relaxed);
+                if !pondering && self.time.is_some_and(|t| t.soft_exceeded(scale * 0.6)) {
+                    break;
+                }
+            }
+        }
+        let best = &root_moves[0];
+        result.best = best.mv;
+        result.score = if best.score == -INFINITE {
+            best.prev_score
+        } else {
+            best.score
+        };
+        result.ponder = best.pv.get(1).copied();
+        if result.ponder.is_none() {
+            result.ponder = self.ponder_from_tt(root, best.mv);
+        }
+        self.control().nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        result
+    }
+
+    fn ponder_from_tt(&self, root: &Position, best: Move) -> Option<Move> {
+        let child = root.play(best);
+        let mv = self.tt().probe(child.key())?.mv;
+        child.is_legal(mv).then_some(mv)
+    }
+
+    fn aspiration(
+        &mut self,
+        root: &Position,
+        root_moves: &mut [RootMove],
+        pv_idx: usize,
+        depth: i32,
+        report: Option<&Reporter>,
+    ) {
+        let prev = root_moves[pv_idx].prev_score;
+        let mut delta = 20;
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.root_search(root, root_moves, pv_idx, alpha, beta, depth);
+            if self.stopped {
+                return;
+            }
+            root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            let bound = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                Bound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+                Bound::Lower
+            } else {
+                return;
+            };
+            if let Some(r) = report {
+                if self.time.is_some_and(|t| t.elapsed_ms() > 2000) {
+                    let info = self.info(root, &root_moves[pv_idx], pv_idx, depth as u32, bound);
+                    r(Event::Info(info));
+                }
+            }
+            delta += delta / 2;
+        }
+    }
+
+    fn root_search(
+        &mut self,
+        root: &Position,
+        root_moves: &mut [RootMove],
+        pv_idx: usize,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+    ) -> i32 {
+        let mut best = -INFINITE;
+        self.nodes += 1;
+        self.keys.push(root.key());
+        self.evals[0] = if root.in_check() {
+            -INFINITE
+        } else {
+            evaluate(root)
+        };
+        #[allow(clippy::needless_range_loop)]
+        for i in pv_idx..root_moves.len() {
+            let mv = root_moves[i].mv;
+            let child = root.play(mv);
+            self.played[0] = mv;
+            let ext = child.in_check() as i32;
+            let new_depth = depth - 1 + ext;
+            let score = if i == pv_idx {
+                -self.search(&child, -beta, -alpha, new_depth, 1, false)
+            } else {
+                let r = if depth >= 3 && !root.is_noisy(mv) && !child.in_check() {
+                    (self.reductions.get(depth, i - pv_idx) - 1).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.search(&child, -beta, -alpha, new_depth, 1, false);
+                }
+                s
+            };
+            if self.stopped {
+                break;
+            }
+            let rm = &mut root_moves[i];
+            if i == pv_idx || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth as u32;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+        best
+    }
+
+    /// The principal-variation search. Fail-soft: the value may lie outside
+    /// (alpha, beta).
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        if pos.halfmove_clock() >= 100
+            || is_insufficient_material(pos)
+            || is_repetition(pos, &self.keys)
+        {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if pos.in_check() { DRAW } else { evaluate(pos) };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let in_check = pos.in_check();
+        let key = pos.key();
+        let entry = self.tt().probe(key);
+        let tt_move = entry.map_or(Move::NULL, |e| e.mv);
+        if let Some(e) = entry {
+            let v = from_tt(e.value, ply);
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => v >= beta,
+                    TtBound::Upper => v <= alpha,
+                }
+            {
+                return v;
+            }
+        }
+
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            let raw = entry.map_or_else(|| evaluate(pos), |e| e.eval);
+            // The table's value is a better guess when its bound allows.
+            match entry {
+                Some(e) if !is_mate(e.value) => {
+                    let v = from_tt(e.value, ply);
+                    match e.bound {
+                        TtBound::Exact => v,
+                        TtBound::Lower if v > raw => v,
+                        TtBound::Upper if v < raw => v,
+                        _ => raw,
+                    }
+                }
+                _ => raw,
+            }
+        };
+        self.evals[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta, assume it holds.
+            if depth <= 8
+                && eval.abs() < MATE_BOUND
+                && eval - (80 - 30 * improving as i32) * depth >= beta
+            {
+                return eval;
+            }
+            // Null move: if passing still beats beta, a real move will too.
+            let non_pawn = pos.color(pos.side_to_move())
+                ^ pos.colored(pos.side_to_move(), Piece::Pawn)
+                ^ pos.colored(pos.side_to_move(), Piece::King);
+            if depth >= 3 && eval >= beta && non_pawn.any() && !self.played[ply - 1].is_null() {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let mut child = *pos;
+                child.make_null();
+                self.played[ply] = Move::NULL;
+                self.keys.push(key);
+                let v = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        // Internal iterative reduction: no table move, search shallower first.
+        if depth >= 4 && tt_move.is_null() && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let prev = self.played[ply - 1];
+        let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, prev, false);
+        if picker.len() == 0 {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
+
+        let us = pos.side_to_move();
+        let mut best_score = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut moves_searched = 0usize;
+        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut skip_quiets = false;
+        let original_alpha = alpha;
+        self.keys.push(key);
+
+        while let Some((mv, order)) = picker.next() {
+            let quiet = !pos.is_noisy(mv);
+            if quiet && skip_quiets {
+                continue;
+            }
+            if best_score > -MATE_BOUND && ply > 0 {
+                if quiet {
+                    let lmp = (3 + depth * depth) / (2 - improving as i32);
+                    if !pv_node && depth <= 8 && moves_searched as i32 >= lmp {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if !in_check && depth <= 8 && eval + 100 + 100 * depth <= alpha {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    if depth <= 8 && !see_ge(pos, mv, -50 * depth) {
+                        continue;
+                    }
+                } else if depth <= 6 && is_bad_capture(order) && !see_ge(pos, mv, -100 * depth) {
+                    continue;
+                }
+            }
+
+            let child = pos.play(mv);
+            self.played[ply] = mv;
+            let gives_check = child.in_check();
+            let ext = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            let new_depth = depth - 1 + ext;
+
+            let score = if moves_searched == 0 {
+                -self.search(
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    !pv_node && !cut_node,
+                )
+            } else {
+                let mut r = 0;
+                if depth >= 3
+                    && moves_searched > pv_node as usize
+                    && (quiet || is_bad_capture(order))
+                {
+                    r = self.reductions.get(depth, moves_searched);
+                    r += !pv_node as i32 + !improving as i32 + cut_node as i32;
+                    r -= (order >= 900_000) as i32; // killers and the counter-move
+                    r -= gives_check as i32;
+                    if quiet {
+                        r -= self.history.quiet(us, mv) / 6000;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+                if pv_node && s > alpha && s < beta {
+                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false);
+                }
+                s
+            };
+            moves_searched += 1;
+            if self.stopped {
+                self.keys.pop();
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    self.pv[ply][ply] = mv;
+                    let child_len = self.pv_len[ply + 1].max(ply + 1);
+                    for i in ply + 1..child_len {
+                        self.pv[ply][i] = self.pv[ply + 1][i];
+                    }
+                    self.pv_len[ply] = child_len;
+                    if score >= beta {
+                        if quiet {
+                            let b = bonus(depth);
+                            self.history.update_quiet(us, mv, b);
+                            for &q in &quiets {
+                                self.history.update_quiet(us, q, -b);
+                            }
+                            self.history.add_killer(ply, mv);
+                            self.history.set_counter(pos, prev, mv);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && mv != best_move {
+                let _ = quiets.try_push(mv);
+            }
+        }
+        self.keys.pop();
+
+        let bound = if best_score >= beta {
+            TtBound::Lower
+        } else if alpha > original_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { eval };
+        self.tt().store(
+            key,
+            best_move,
+            to_tt(best_score, ply),
+            stored_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Captures and promotions until the position is quiet (all evasions
+    /// when in check), with stand-pat.
+    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        self.pv_len[ply] = ply;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if pos.halfmove_clock() >= 100 || is_insufficient_material(pos) {
+            return DRAW;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { evaluate(pos) };
+        }
+        let key = pos.key();
+        let entry = self.tt().probe(key);
+        if let Some(e) = entry {
+            let v = from_tt(e.value, ply);
+            let usable = match e.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => v >= beta,
+                TtBound::Upper => v <= alpha,
+            };
+            if usable && beta - alpha == 1 {
+                return v;
+            }
+        }
+        let stand_pat = if in_check {
+            -INFINITE
+        } else {
+            entry.map_or_else(|| evaluate(pos), |e| e.eval)
+        };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+        let mut best_move = Move::NULL;
+        let tt_move = entry.map_or(Move::NULL, |e| e.mv);
+        let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, Move::NULL, true);
+        if in_check && picker.len() == 0 {
+            return mated_in(ply);
+        }
+        while let Some((mv, order)) = picker.next() {
+            if !in_check {
+                if is_bad_capture(order) {
+                    break; // the rest lose material too
+                }
+                let gain = pos.captured(mv).map_or(0, |p| PIECE_VALUES[p.index()]);
+                if !mv.is_promotion() && stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+            }
+            let child = pos.play(mv);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = mv;
+                    self.pv[ply][ply] = mv;
+                    let child_len = self.pv_len[ply + 1].max(ply + 1);
+                    for i in ply + 1..child_len {
+                        self.pv[ply][i] = self.pv[ply + 1][i];
+                    }
+                    self.pv_len[ply] = child_len;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else {
+            TtBound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { stand_pat };
+        self.tt()
+            .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
+        best
+    }
+
+    fn info(
+        &self,
+        root: &Position,
+        rm: &RootMove,
+        pv_idx: usize,
+        depth: u32,
+        bound: Bound,
+    ) -> Info {
+        let _ = root;
+        let control = self.control();
+        let elapsed = self.time.map_or(0, |t| t.elapsed_ms());
+        let nodes = control.total_nodes().max(self.nodes);
+        let score = if rm.score == -INFINITE {
+            rm.prev_score
+        } else {
+            rm.score
+        };
+        Info {
+            depth,
+            seldepth: rm.seldepth.max(depth),
+            multipv: pv_idx + 1,
+            score: to_uci(score),
+            bound,
+            wdl: wdl(score),
+            nodes,
+            nps: nodes * 1000 / elapsed.max(1),
+            hashfull: self.tt().hashfull(),
+            time_ms: elapsed,
+            pv: rm.pv.clone(),
+        }
+    }
+
+    fn report_iteration(
+        &self,
+        root: &Position,
+        root_moves: &[RootMove],
+        multipv: usize,
+        depth: u32,
+        report: &Reporter,
+    ) {
+        self.control().nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        for (i, rm) in root_moves.iter().take(multipv).enumerate() {
+            report(Event::Info(self.info(root, rm, i, depth, Bound::Exact)));
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Time management: a soft limit (do not start another iteration past it,
+//! scaled by how settled the search is) and a hard limit (never pass it).
+
+use crate::Limits;
+use castella_movegen::Color;
+use std::time::Instant;
+
+/// The time budget of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    /// Stop after an iteration once past this (ms), before scaling.
+    soft_ms: Option<u64>,
+    /// Stop at once past this (ms).
+    hard_ms: Option<u64>,
+}
+
+impl TimeManager {
+    pub fn new(limits: &Limits, side: Color, overhead_ms: u64, start: Instant) -> TimeManager {
+        let (soft_ms, hard_ms) = if let Some(mt) = limits.movetime {
+            let t = mt.saturating_sub(overhead_ms).max(1);
+            (Some(t), Some(t))
+        } else {
+            let (time, inc) = match side {
+                Color::White => (limits.wtime, limits.winc.unwrap_or(0)),
+                Color::Black => (limits.btime, limits.binc.unwrap_or(0)),
+            };
+            match time {
+                None => (None, None),
+                Some(time) => {
+                    let avail = time.saturating_sub(overhead_ms).max(1);
+                    let mtg = limits.movestogo.map_or(30, |m| m.clamp(1, 40)) as u64;
+                    let soft = (avail / mtg + inc * 3 / 4).min(avail * 6 / 10);
+                    let hard = (soft * 4).min(avail * 8 / 10).max(1);
+                    (Some(soft.max(1).min(hard)), Some(hard))
+                }
+            }
+        };
+        TimeManager {
+            start,
+            soft_ms,
+            hard_ms,
+        }
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Past the hard limit: stop now.
+    #[inline]
+    pub fn hard_exceeded(&self) -> bool {
+        self.hard_ms.is_some_and(|h| self.elapsed_ms() >= h)
+    }
+
+    /// Past the soft limit times `scale`: do not start another iteration.
+    pub fn soft_exceeded(&self, scale: f64) -> bool {
+        match (self.soft_ms, self.hard_ms) {
+            (Some(s), Some(h)) => self.elapsed_ms() as f64 >= (s as f64 * scale).min(h as f64),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_stay_inside_the_clock() {
+        let now = Instant::now();
+        for (time, inc, mtg) in [
+            (10_000, 100, None),
+            (50, 0, None),
+            (1_000, 0, Some(1)),
+            (60_000, 0, Some(40)),
+            (0, 0, None),
+        ] {
+            let limits = Limits {
+                wtime: Some(time),
+                winc: Some(inc),
+                movestogo: mtg,
+                ..Default::default()
+            };
+            let tm = TimeManager::new(&limits, Color::White, 10, now);
+            let (s, h) = (tm.soft_ms.unwrap(), tm.hard_ms.unwrap());
+            assert!(s <= h, "{time} {inc}");
+            assert!(
+                h <= time.saturating_sub(10).max(1),
+                "{time} {inc}: hard {h}"
+            );
+        }
+        let tm = TimeManager::new(
+            &Limits {
+                movetime: Some(500),
+                ..Default::default()
+            },
+            Color::Black,
+            10,
+            now,
+        );
+        assert_eq!(tm.hard_ms, Some(490));
+        assert!(TimeManager::new(&Limits::default(), Color::White, 10, now)
+            .hard_ms
+            .is_none());
+    }
+}
