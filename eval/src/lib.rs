@@ -1,26 +1,220 @@
-//! Static evaluation (placeholder: material only, replaced by the tapered
-//! evaluation).
+//! Castella's static evaluation: a hand-written, tapered (middlegame /
+//! endgame) evaluation.
+//!
+//! Each idea lives in its own module and scores one side at a time; this
+//! module runs them for both colours, blends the sum by the game phase and
+//! returns it from the side to move's point of view. All weights are in
+//! [`params::Params`], ready for Texel tuning through
+//! [`params::Params::to_vec`] / [`params::Params::from_vec`] and
+//! [`evaluate_with`].
+//!
+//! The evaluation is exactly colour-symmetric: mirroring the board top to
+//! bottom and swapping the colours (and the side to move) gives the same
+//! score. With symmetric piece-square tables it is also left-right
+//! symmetric.
 
-use castella_movegen::{Color, Piece, Position};
+mod chess960;
+mod explain;
+mod king;
+mod masks;
+mod material;
+pub mod params;
+mod pawns;
+mod pieces;
+mod psqt;
+mod scale;
+pub mod score;
+mod threats;
 
-/// Material values in centipawns, pawn to queen.
+#[cfg(test)]
+mod tests;
+
+use castella_movegen::attacks::king_attacks;
+use castella_movegen::{Bitboard, Color, Piece, Position};
+use masks::{pawn_attacks_all, push};
+use params::Params;
+use score::{taper, Score};
+
+/// Material values in centipawns, pawn to king (king 0), for SEE and
+/// MVV-LVA in the search. The evaluation's own, phase-dependent values are
+/// `Params::material`.
 pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 0];
 
-/// The static evaluation in centipawns from the side to move's view.
+/// The evaluation never leaves this range, far from the search's mate
+/// scores.
+const EVAL_LIMIT: i32 = 8000;
+
+/// The default weights, as a static so every call reads the same tables.
+static DEFAULT_PARAMS: Params = Params::DEFAULT;
+
+/// The static evaluation in centipawns from the side to move's point of
+/// view, including the tempo bonus. Allocates nothing, never panics and
+/// stays within ±8000.
+#[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    let mut score = 0;
-    for p in Piece::ALL {
-        let v = PIECE_VALUES[p.index()];
-        score += v * (pos.colored(Color::White, p).count() as i32 - pos.colored(Color::Black, p).count() as i32);
-    }
-    if pos.side_to_move() == Color::White {
-        score
-    } else {
-        -score
+    evaluate_with(pos, &DEFAULT_PARAMS)
+}
+
+/// [`evaluate`] with other weights (for tuning).
+#[inline]
+pub fn evaluate_with(pos: &Position, params: &Params) -> i32 {
+    let white = Breakdown::new(pos, params).white_score();
+    match pos.side_to_move() {
+        Color::White => white,
+        Color::Black => -white,
     }
 }
 
-/// A readable table of the evaluation's terms, for the UCI `eval` command.
+/// A human-readable table of every term (each side's middlegame and endgame
+/// values and the difference), the phase, the endgame scale and the final
+/// score from White's and from the side to move's view, for the UCI `eval`
+/// command. Every line, the last included, ends with `'\n'`.
 pub fn explain(pos: &Position) -> String {
-    format!("Total: {} cp (side to move)\n", evaluate(pos))
+    explain::explain(pos, &DEFAULT_PARAMS)
+}
+
+/// The evaluation's terms, in the order `explain` prints them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Term {
+    Material,
+    Psqt,
+    Pawns,
+    Passed,
+    Mobility,
+    Pieces,
+    Threats,
+    King,
+    Chess960,
+    Tempo,
+}
+
+impl Term {
+    pub(crate) const COUNT: usize = 10;
+    pub(crate) const ALL: [Term; Term::COUNT] = [
+        Term::Material,
+        Term::Psqt,
+        Term::Pawns,
+        Term::Passed,
+        Term::Mobility,
+        Term::Pieces,
+        Term::Threats,
+        Term::King,
+        Term::Chess960,
+        Term::Tempo,
+    ];
+
+    /// The name `explain` prints.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Term::Material => "Material",
+            Term::Psqt => "Piece-square",
+            Term::Pawns => "Pawns",
+            Term::Passed => "Passed pawns",
+            Term::Mobility => "Mobility",
+            Term::Pieces => "Pieces",
+            Term::Threats => "Threats",
+            Term::King => "King safety",
+            Term::Chess960 => "Chess960",
+            Term::Tempo => "Tempo",
+        }
+    }
+}
+
+/// What the terms share, filled in as the evaluation goes (all on the
+/// stack). Indexed by colour first.
+pub(crate) struct Info {
+    pub(crate) occ: Bitboard,
+    /// Squares attacked by each kind of piece of each colour.
+    pub(crate) attacked_by: [[Bitboard; 6]; 2],
+    /// Squares attacked by anything of each colour; complete only after the
+    /// piece pass.
+    pub(crate) attacked: [Bitboard; 2],
+    /// The king's square, its neighbours, and one rank further forward.
+    pub(crate) king_zone: [Bitboard; 2],
+    /// How many pieces of each colour attack the enemy king zone ...
+    pub(crate) king_attackers: [i32; 2],
+    /// ... and their weighted attacks there.
+    pub(crate) king_units: [i32; 2],
+    pub(crate) passed: [Bitboard; 2],
+}
+
+/// Every term for both colours, with the phase and the endgame scale.
+pub(crate) struct Breakdown {
+    /// `terms[term][colour]`, each from that colour's own point of view.
+    pub(crate) terms: [[Score; 2]; Term::COUNT],
+    pub(crate) phase: i32,
+    pub(crate) scale: i32,
+}
+
+impl Breakdown {
+    /// Evaluates every term.
+    #[inline(always)]
+    pub(crate) fn new(pos: &Position, params: &Params) -> Breakdown {
+        let mut terms = [[Score::ZERO; 2]; Term::COUNT];
+        let mut info = Info {
+            occ: pos.occupied(),
+            attacked_by: [[Bitboard::EMPTY; 6]; 2],
+            attacked: [Bitboard::EMPTY; 2],
+            king_zone: [Bitboard::EMPTY; 2],
+            king_attackers: [0; 2],
+            king_units: [0; 2],
+            passed: [Bitboard::EMPTY; 2],
+        };
+        for color in Color::ALL {
+            let c = color.index();
+            let ksq = pos.king(color);
+            let pawns = pos.colored(color, Piece::Pawn);
+            info.attacked_by[c][Piece::Pawn.index()] = pawn_attacks_all(color, pawns);
+            info.attacked_by[c][Piece::King.index()] = king_attacks(ksq);
+            let zone = king_attacks(ksq) | ksq;
+            info.king_zone[c] = zone | zone.shift(push(color));
+        }
+
+        for color in Color::ALL {
+            let c = color.index();
+            terms[Term::Material as usize][c] = material::material(pos, color, params);
+            terms[Term::Psqt as usize][c] = psqt::psqt(pos, color, params);
+            let (structure, passed) = pawns::structure(pos, color, params);
+            terms[Term::Pawns as usize][c] = structure;
+            info.passed[c] = passed;
+            let (mobility, pieces) = pieces::pieces(pos, color, params, &mut info);
+            terms[Term::Mobility as usize][c] = mobility;
+            terms[Term::Pieces as usize][c] = pieces;
+        }
+        for c in 0..2 {
+            info.attacked[c] = info.attacked_by[c]
+                .iter()
+                .fold(Bitboard::EMPTY, |all, &b| all | b);
+        }
+        for color in Color::ALL {
+            let c = color.index();
+            terms[Term::Passed as usize][c] = pawns::passed(pos, color, params, &info);
+            terms[Term::Threats as usize][c] = threats::threats(pos, color, params, &info);
+            terms[Term::King as usize][c] = king::king(pos, color, params, &info);
+            terms[Term::Chess960 as usize][c] = chess960::chess960(pos, color, params, &info);
+        }
+        terms[Term::Tempo as usize][pos.side_to_move().index()] = params.tempo;
+
+        let mut breakdown = Breakdown {
+            terms,
+            phase: material::phase(pos),
+            scale: score::SCALE_NORMAL,
+        };
+        breakdown.scale = scale::scale(pos, breakdown.total().eg());
+        breakdown
+    }
+
+    /// The sum of every term, White's minus Black's.
+    #[inline(always)]
+    pub(crate) fn total(&self) -> Score {
+        self.terms
+            .iter()
+            .fold(Score::ZERO, |sum, t| sum + t[0] - t[1])
+    }
+
+    /// The final score in centipawns from White's point of view.
+    #[inline(always)]
+    pub(crate) fn white_score(&self) -> i32 {
+        taper(self.total(), self.phase, self.scale).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
 }

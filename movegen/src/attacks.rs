@@ -106,6 +106,35 @@ const ROOK: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 static LINES: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = line_tables();
 
+const fn ray_table(bishop: bool) -> [Bitboard; 64] {
+    let mut out = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        out[sq].0 = if bishop {
+            magic::bishop_rays(sq)
+        } else {
+            magic::rook_rays(sq)
+        };
+        sq += 1;
+    }
+    out
+}
+
+static ROOK_RAYS: [Bitboard; 64] = ray_table(false);
+static BISHOP_RAYS: [Bitboard; 64] = ray_table(true);
+
+/// Rook attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    ROOK_RAYS[sq.index()]
+}
+
+/// Bishop attacks from `sq` on an empty board.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    BISHOP_RAYS[sq.index()]
+}
+
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     KNIGHT[sq.index()]

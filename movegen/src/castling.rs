@@ -6,6 +6,7 @@
 //! castling ends with king and rook on the standard squares: a-side Kc1 Rd1,
 //! h-side Kg1 Rf1 (rank 8 for Black).
 
+use crate::bitboard::Bitboard;
 use crate::types::{Color, File, Square};
 
 /// Which side of its king a castling rook stands on.
@@ -74,6 +75,16 @@ impl CastlingRights {
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         *self == CastlingRights::NONE
+    }
+
+    /// The squares of all rooks with a right.
+    #[inline(always)]
+    pub fn squares(&self) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        for sq in self.rooks.iter().flatten().flatten() {
+            b |= *sq;
+        }
+        b
     }
 
     /// Every rook square with a right: (colour, side, square).

@@ -2,7 +2,8 @@
 //! clocks, the Zobrist key, and the check information the generator needs.
 
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::castling::{CastleSide, CastlingRights};
@@ -273,20 +274,21 @@ impl Position {
         let rq = (self.pieces(Piece::Rook) | queens) & their;
         let bq = (self.pieces(Piece::Bishop) | queens) & their;
 
-        self.checkers = (knight_attacks(ksq) & self.pieces(Piece::Knight) & their)
-            | (pawn_attacks(us, ksq) & self.pieces(Piece::Pawn) & their)
-            | (rook_attacks(ksq, occ) & rq)
-            | (bishop_attacks(ksq, occ) & bq);
-
-        // Sliders that would attack the king through our own pieces only.
-        let snipers = (rook_attacks(ksq, their) & rq) | (bishop_attacks(ksq, their) & bq);
+        // Only sliders on the king's empty-board rays can check or pin.
+        let rq = rook_rays(ksq) & rq;
+        let bq = bishop_rays(ksq) & bq;
+        let mut checkers = (knight_attacks(ksq) & self.pieces(Piece::Knight) & their)
+            | (pawn_attacks(us, ksq) & self.pieces(Piece::Pawn) & their);
         let mut pinned = Bitboard::EMPTY;
-        for s in snipers {
+        for s in rq | bq {
             let blockers = between(ksq, s) & occ;
-            if !blockers.many() {
+            if blockers.is_empty() {
+                checkers |= s;
+            } else if !blockers.many() {
                 pinned |= blockers & self.color(us);
             }
         }
+        self.checkers = checkers;
         self.pinned = pinned;
     }
 
@@ -359,7 +361,10 @@ impl Position {
         }
 
         if !self.castling.is_empty() {
-            self.update_castling(us, moved, from, to);
+            let touched = Bitboard::from(from) | to;
+            if (touched & self.castling.squares()).any() || moved == Piece::King {
+                self.update_castling(us, moved, from, to);
+            }
         }
 
         self.side = them;

@@ -1,0 +1,67 @@
+//! The `eval` trace: a table of every term.
+
+use crate::params::Params;
+use crate::score::{Score, PHASE_MAX, SCALE_NORMAL};
+use crate::{Breakdown, Term};
+use castella_movegen::{Color, Position};
+use std::fmt::Write;
+
+fn cells(s: Score) -> String {
+    format!("{:>6} {:>6}", s.mg(), s.eg())
+}
+
+/// See [`crate::explain()`].
+pub(crate) fn explain(pos: &Position, params: &Params) -> String {
+    let b = Breakdown::new(pos, params);
+    let rule = "---------------+---------------+---------------+--------------";
+    let mut lines: Vec<String> = vec![
+        "Castella evaluation, centipawns; each side's columns from its own view".to_string(),
+        format!(
+            "{:>14} | {:^13} | {:^13} | {:^13}",
+            "Term", "White", "Black", "Total"
+        ),
+        format!(
+            "{:>14} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
+            "", "MG", "EG", "MG", "EG", "MG", "EG"
+        ),
+        rule.to_string(),
+    ];
+    for term in Term::ALL {
+        let [w, bl] = b.terms[term as usize];
+        lines.push(format!(
+            "{:>14} | {} | {} | {}",
+            term.name(),
+            cells(w),
+            cells(bl),
+            cells(w - bl)
+        ));
+    }
+    lines.push(rule.to_string());
+    lines.push(format!(
+        "{:>14} | {:>13} | {:>13} | {}",
+        "Total",
+        "",
+        "",
+        cells(b.total())
+    ));
+    lines.push(format!(
+        "Phase: {} of {PHASE_MAX} (middlegame weight), endgame scale: {} of {SCALE_NORMAL}",
+        b.phase, b.scale
+    ));
+    let white = b.white_score();
+    let (stm_name, stm) = match pos.side_to_move() {
+        Color::White => ("White", white),
+        Color::Black => ("Black", -white),
+    };
+    lines.push(format!("Final: {white:+} cp from White's view"));
+    lines.push(format!(
+        "Final: {stm:+} cp from the side to move's view ({stm_name})"
+    ));
+
+    let mut out = String::new();
+    for line in lines {
+        // Padding of empty cells must not leave trailing spaces.
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}

@@ -1,0 +1,81 @@
+//! King safety: attack units on the king zone and safe checks, turned into
+//! a quadratic penalty; the pawn shield and the enemy pawn storm in front of
+//! the king.
+
+use crate::masks::{forward_ranks, nearest, rank_distance};
+use crate::params::Params;
+use crate::score::{Score, S};
+use crate::Info;
+use castella_movegen::attacks::{bishop_attacks, knight_attacks, rook_attacks};
+use castella_movegen::{Bitboard, Color, File, Piece, Position};
+
+/// Attack units are capped here, so the penalty stays bounded (60² / 4 =
+/// 900 cp in the middlegame with the default weights).
+const MAX_UNITS: i32 = 60;
+
+/// `color`'s king safety (a penalty, so usually negative).
+#[inline(always)]
+pub(crate) fn king(pos: &Position, color: Color, params: &Params, info: &Info) -> Score {
+    let them = !color;
+    let ksq = pos.king(color);
+    let mut score = Score::ZERO;
+
+    // Shield and storm on the king's file and its neighbours, counting only
+    // pawns in front of the king.
+    let ahead = forward_ranks(color, ksq.rank());
+    let ours = pos.colored(color, Piece::Pawn) & ahead;
+    let theirs = pos.colored(them, Piece::Pawn) & ahead;
+    let kf = ksq.file().index();
+    for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
+        let file = Bitboard::file(File::from_index(f as u8));
+        let shield = ours & file;
+        let d = if shield.any() {
+            rank_distance(nearest(color, shield), ksq).min(3)
+        } else {
+            0
+        };
+        score += params.pawn_shield[d as usize];
+
+        let storm = theirs & file;
+        let d = if storm.any() {
+            rank_distance(nearest(color, storm), ksq)
+        } else {
+            0
+        };
+        if d <= 4 {
+            score += params.pawn_storm[d as usize];
+        }
+    }
+
+    // A lone attacker rarely mates: zone attacks count from two attackers
+    // on, safe checks always.
+    let by = &info.attacked_by[them.index()];
+    let mut units = if info.king_attackers[them.index()] >= 2 {
+        info.king_units[them.index()]
+    } else {
+        0
+    };
+    let safe = !(pos.color(them) | info.attacked[color.index()]);
+    let diagonal = bishop_attacks(ksq, info.occ);
+    let straight = rook_attacks(ksq, info.occ);
+    let checks = [
+        (Piece::Knight, knight_attacks(ksq)),
+        (Piece::Bishop, diagonal),
+        (Piece::Rook, straight),
+        (Piece::Queen, diagonal | straight),
+    ];
+    for (piece, from) in checks {
+        if (from & by[piece.index()] & safe).any() {
+            units += params.king_safe_check[piece.index()];
+        }
+    }
+    if pos.colored(them, Piece::Queen).is_empty() {
+        units -= params.king_no_queen;
+    }
+
+    let units = units.clamp(0, MAX_UNITS);
+    let square = units * units;
+    let danger = params.king_danger;
+    score -= S(danger.mg() * square / 1024, danger.eg() * square / 1024);
+    score
+}

@@ -1,0 +1,313 @@
+//! Symmetry and sanity tests over the perft suites' positions.
+
+use crate::params::Params;
+use crate::score::Score;
+use crate::{evaluate, explain, Breakdown, Term};
+use castella_movegen::{Color, Position};
+
+/// The FENs of every suite in tests/data (the part before the first ';').
+fn suite_fens() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/data")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "epd"))
+        .collect();
+    files.sort();
+    let mut fens = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for line in text.lines() {
+            let fen = line.split(';').next().unwrap().trim();
+            if !fen.is_empty() {
+                fens.push(fen.to_string());
+            }
+        }
+    }
+    fens
+}
+
+/// Suite positions, every `stride`-th one, plus some positions one and two
+/// plies later.
+fn positions(stride: usize) -> Vec<Position> {
+    let mut out = Vec::new();
+    for (i, fen) in suite_fens().iter().enumerate() {
+        if i % stride != 0 {
+            continue;
+        }
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        out.push(pos);
+        for (j, &mv) in pos.legal_moves().iter().enumerate().step_by(5) {
+            let next = pos.play(mv);
+            out.push(next);
+            if let Some(&reply) = next.legal_moves().get(j % 7) {
+                out.push(next.play(reply));
+            }
+        }
+    }
+    out
+}
+
+/// Mirrors ranks and swaps colours: the same game from the other side.
+fn flip_colors(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let swap_case = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let board: Vec<&str> = fields[0].split('/').rev().collect();
+    let side = if fields[1] == "w" { "b" } else { "w" };
+    let castling = if fields[2] == "-" {
+        "-".to_string()
+    } else {
+        swap_case(fields[2])
+    };
+    let ep = match fields[3] {
+        "-" => "-".to_string(),
+        s => s.replace('3', "x").replace('6', "3").replace('x', "6"),
+    };
+    let mut out = vec![swap_case(&board.join("/")), side.to_string(), castling, ep];
+    out.extend(fields[4..].iter().map(|s| s.to_string()));
+    out.join(" ")
+}
+
+/// Mirrors files (a <-> h); only for positions without castling rights.
+fn flip_files(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    assert_eq!(fields[2], "-");
+    let board: Vec<String> = fields[0]
+        .split('/')
+        .map(|rank| rank.chars().rev().collect())
+        .collect();
+    let ep = match fields[3] {
+        "-" => "-".to_string(),
+        s => {
+            let f = s.as_bytes()[0];
+            format!("{}{}", (b'a' + b'h' - f) as char, &s[1..])
+        }
+    };
+    let mut out = vec![board.join("/"), fields[1].to_string(), "-".to_string(), ep];
+    out.extend(fields[4..].iter().map(|s| s.to_string()));
+    out.join(" ")
+}
+
+#[test]
+fn colour_flip_is_exact() {
+    let positions = positions(4);
+    assert!(positions.len() > 1000, "only {} positions", positions.len());
+    for pos in &positions {
+        let fen = pos.fen_shredder();
+        let flipped = Position::from_fen(&flip_colors(&fen)).unwrap();
+        assert_eq!(
+            evaluate(&flipped),
+            evaluate(pos),
+            "{fen} vs {}",
+            flipped.fen_shredder()
+        );
+        assert_eq!(flip_colors(&flip_colors(&fen)), fen);
+    }
+}
+
+#[test]
+fn file_flip_is_exact_without_castling() {
+    let mut checked = 0;
+    for pos in positions(2) {
+        let fen = pos.fen_shredder();
+        if pos.castling().is_empty() {
+            let flipped = Position::from_fen(&flip_files(&fen)).unwrap();
+            assert_eq!(evaluate(&flipped), evaluate(&pos), "{fen}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "only {checked} positions without castling");
+}
+
+#[test]
+fn bounded_and_explained_everywhere() {
+    for pos in positions(1).iter().step_by(3) {
+        let v = evaluate(pos);
+        assert!(v.abs() < 5000, "{v} for {}", pos.fen());
+        let text = explain(pos);
+        assert!(text.contains(&format!("Final: {v:+} cp from the side to move")));
+    }
+}
+
+#[test]
+fn start_position_is_balanced() {
+    let start = Position::startpos();
+    assert!(evaluate(&start).abs() <= 50, "{}", evaluate(&start));
+    for n in 0..960 {
+        let pos = Position::chess960(n).unwrap();
+        assert!(evaluate(&pos).abs() <= 50, "{n}: {}", evaluate(&pos));
+    }
+}
+
+#[test]
+fn queen_up_wins() {
+    // White without the d1 queen; then Black without the d8 queen.
+    let fens = [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1",
+            false,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1",
+            true,
+        ),
+        (
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            true,
+        ),
+        (
+            "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BB1NNRKR b HFhf - 0 1",
+            true,
+        ),
+    ];
+    for (fen, mover_has_queen) in fens {
+        let v = evaluate(&Position::from_fen(fen).unwrap());
+        if mover_has_queen {
+            assert!(v > 700, "{fen}: {v}");
+        } else {
+            assert!(v < -700, "{fen}: {v}");
+        }
+    }
+}
+
+#[test]
+fn explain_lists_every_term() {
+    let pos = Position::startpos();
+    let text = explain(&pos);
+    for term in Term::ALL {
+        assert!(text.contains(term.name()), "{} missing", term.name());
+    }
+    assert!(text.contains("Phase: 24 of 24"));
+    assert!(text.contains("from White's view"));
+    assert!(text.ends_with('\n') && !text.ends_with("\n\n"));
+    assert!(text.lines().all(|l| l == l.trim_end()));
+    let v = evaluate(&pos);
+    assert!(text.contains(&format!(
+        "Final: {v:+} cp from the side to move's view (White)"
+    )));
+}
+
+#[test]
+fn drawish_endings_are_scaled() {
+    let eval = |fen: &str| evaluate(&Position::from_fen(fen).unwrap());
+    // A lone bishop cannot win.
+    assert!(eval("8/8/4k3/8/8/3BK3/8/8 w - - 0 1").abs() < 50);
+    // Opposite-coloured bishops (d3 light, e5 dark) with an extra pawn are
+    // scaled down; same-coloured ones (d5 light) are not.
+    let ocb = "8/4k3/8/4b3/8/2PBK3/1P6/8 w - - 0 1";
+    let same = "8/4k3/8/3b4/8/2PBK3/1P6/8 w - - 0 1";
+    let scale =
+        |fen: &str| Breakdown::new(&Position::from_fen(fen).unwrap(), &Params::DEFAULT).scale;
+    assert_eq!(scale(ocb), 32);
+    assert_eq!(scale(same), 64);
+    assert!(eval(ocb) > 0);
+}
+
+/// One side's value of one term.
+fn term(fen: &str, term: Term, color: Color) -> Score {
+    let b = Breakdown::new(&Position::from_fen(fen).unwrap(), &Params::DEFAULT);
+    b.terms[term as usize][color.index()]
+}
+
+#[test]
+fn terms_react_sensibly() {
+    let p = Params::DEFAULT;
+    let eval = |fen: &str| evaluate(&Position::from_fen(fen).unwrap());
+    // A far-advanced passed pawn beats one at home.
+    assert!(eval("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1") > eval("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1"));
+    // A bishop shut in a1 behind a blocked b2 pawn.
+    assert_eq!(
+        term(
+            "4k3/pp6/8/8/8/1p6/1P6/B3K3 w - - 0 1",
+            Term::Chess960,
+            Color::White
+        ),
+        p.cornered_bishop * 4 + p.undeveloped_minor
+    );
+    // An attacked, undefended pawn (c3, hit by the b4 bishop), then the
+    // same pawn defended by b2.
+    assert_eq!(
+        term(
+            "4k3/8/8/8/1b6/2P5/8/4K3 w - - 0 1",
+            Term::Chess960,
+            Color::White
+        ),
+        p.hanging_pawn
+    );
+    assert_eq!(
+        term(
+            "4k3/8/8/8/1b6/2P5/1P6/4K3 w - - 0 1",
+            Term::Chess960,
+            Color::White
+        ),
+        Score::ZERO
+    );
+    // A bishop on a long diagonal seeing the centre (b2 sees d4 and e5).
+    assert_eq!(
+        term(
+            "4k3/8/8/8/8/8/1B6/4K3 w - - 0 1",
+            Term::Chess960,
+            Color::White
+        ),
+        p.long_diagonal_bishop
+    );
+    // Doubled and isolated pawns on the c-file (the rear one is doubled,
+    // both are isolated).
+    assert_eq!(
+        term(
+            "4k3/8/8/8/2P5/2P5/8/4K3 w - - 0 1",
+            Term::Pawns,
+            Color::White
+        ),
+        p.doubled + p.isolated * 2
+    );
+    // A queen next to the king with support is a king-safety problem.
+    let attacked = term(
+        "6k1/5ppp/8/6N1/8/8/5PPP/3Q2K1 w - - 0 1",
+        Term::King,
+        Color::Black,
+    );
+    let quiet = term(
+        "6k1/5ppp/8/8/8/8/5PPP/3Q1NK1 w - - 0 1",
+        Term::King,
+        Color::Black,
+    );
+    assert!(attacked.mg() <= quiet.mg(), "{attacked:?} {quiet:?}");
+}
+
+/// Rough cost of `evaluate`; run with
+/// `cargo test -p castella-eval --release -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn timing() {
+    let positions = positions(1);
+    let rounds = 200;
+    let start = std::time::Instant::now();
+    let mut sum = 0i64;
+    for _ in 0..rounds {
+        for pos in &positions {
+            sum += std::hint::black_box(evaluate(std::hint::black_box(pos))) as i64;
+        }
+    }
+    let calls = (rounds * positions.len()) as f64;
+    let ns = start.elapsed().as_nanos() as f64 / calls;
+    println!(
+        "{} positions, {ns:.1} ns per evaluate (checksum {sum})",
+        positions.len()
+    );
+    println!("{}", explain(&Position::startpos()));
+    let tricky = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    println!("{}", explain(&Position::from_fen(tricky).unwrap()));
+    let frc = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+    println!("{}", explain(&Position::from_fen(frc).unwrap()));
+}
