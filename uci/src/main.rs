@@ -1,20 +1,46 @@
-//! The `castella` binary.
+//! The `castella` binary: with no arguments, the UCI engine; `perft` and
+//! `bench` run a tool and exit.
 
+mod bench_cmd;
+mod command;
+mod format;
+mod game;
+mod options;
 mod perft_cmd;
+mod rank960;
+mod stdio;
+mod uci;
 
 use std::process::ExitCode;
+
+const USAGE: &str = "usage: castella                  run the UCI engine on stdin/stdout
+       castella bench [depth]    search the bench positions; last line '<nodes> nodes <nps> nps'
+       castella perft <depth> [--fen FEN | --frc N] [--chess960]
+       castella perft --epd FILE [--max-depth D]
+       castella rank960 [--depth D | --nodes N | --movetime MS] [--jobs J] [--threads T]
+                        [--hash MB] [--positions LIST] [--format csv|json] [--out FILE] [--pairs]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("perft") => perft_cmd::run(&args[1..]),
-        Some(other) => {
-            eprintln!("unknown command '{other}'");
-            ExitCode::from(2)
-        }
         None => {
+            uci::run();
+            ExitCode::SUCCESS
+        }
+        Some("perft") => perft_cmd::run(&args[1..]),
+        Some("bench") => bench_cmd::run_cli(&args[1..]),
+        Some("rank960") => rank960::run(&args[1..]),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some("-V" | "--version") => {
             println!("Castella {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!("unknown command '{other}'\n{USAGE}");
+            ExitCode::from(2)
         }
     }
 }

@@ -1,0 +1,250 @@
+//! The UCI option table: what `uci` advertises and how `setoption` values
+//! are checked. Nothing here touches the engine; `uci.rs` applies a checked
+//! value.
+
+/// Which option a `setoption` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Id {
+    Hash,
+    Threads,
+    MultiPv,
+    Ponder,
+    MoveOverhead,
+    ClearHash,
+    Chess960,
+    ShowWdl,
+}
+
+impl Id {
+    /// Whether the option changes the engine (and so must wait for a search
+    /// to end), rather than only how the UCI layer reads and writes moves.
+    pub fn affects_engine(self) -> bool {
+        matches!(
+            self,
+            Id::Hash | Id::Threads | Id::MultiPv | Id::MoveOverhead | Id::ClearHash
+        )
+    }
+}
+
+/// The type of an option, with its default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Button,
+}
+
+/// One row of the option table.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    pub id: Id,
+    /// The name exactly as advertised.
+    pub name: &'static str,
+    pub kind: Kind,
+}
+
+/// A checked `setoption` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    /// A button was pressed.
+    Press,
+}
+
+/// Every option, in the order `uci` lists them.
+pub const TABLE: [Spec; 8] = [
+    Spec {
+        id: Id::Hash,
+        name: "Hash",
+        kind: Kind::Spin {
+            default: 16,
+            min: 1,
+            max: 33_554_432,
+        },
+    },
+    Spec {
+        id: Id::Threads,
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 1024,
+        },
+    },
+    Spec {
+        id: Id::MultiPv,
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    Spec {
+        id: Id::Ponder,
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        id: Id::MoveOverhead,
+        name: "Move Overhead",
+        kind: Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    },
+    Spec {
+        id: Id::ClearHash,
+        name: "Clear Hash",
+        kind: Kind::Button,
+    },
+    Spec {
+        id: Id::Chess960,
+        name: "UCI_Chess960",
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        id: Id::ShowWdl,
+        name: "UCI_ShowWDL",
+        kind: Kind::Check { default: false },
+    },
+];
+
+impl Spec {
+    /// The `option name ...` line `uci` prints.
+    pub fn uci_line(&self) -> String {
+        match self.kind {
+            Kind::Spin { default, min, max } => format!(
+                "option name {} type spin default {default} min {min} max {max}",
+                self.name
+            ),
+            Kind::Check { default } => {
+                format!("option name {} type check default {default}", self.name)
+            }
+            Kind::Button => format!("option name {} type button", self.name),
+        }
+    }
+}
+
+/// The row for `name`, compared case-insensitively with runs of white space
+/// treated as one space (`move   overhead` names `Move Overhead`).
+pub fn find(name: &str) -> Option<&'static Spec> {
+    let wanted: Vec<&str> = name.split_whitespace().collect();
+    TABLE.iter().find(|spec| {
+        let have: Vec<&str> = spec.name.split_whitespace().collect();
+        have.len() == wanted.len()
+            && have
+                .iter()
+                .zip(&wanted)
+                .all(|(a, b)| a.eq_ignore_ascii_case(b))
+    })
+}
+
+/// Checks a `setoption`: the name must exist and the value fit its type and
+/// range. The error says what was wrong.
+pub fn check(name: &str, value: Option<&str>) -> Result<(Id, Value), String> {
+    let spec = find(name).ok_or_else(|| format!("no such option '{name}'"))?;
+    let value = value.map(str::trim).filter(|v| !v.is_empty());
+    let name = spec.name;
+    match spec.kind {
+        Kind::Button => Ok((spec.id, Value::Press)),
+        Kind::Check { .. } => {
+            let v = value.ok_or_else(|| format!("option {name} needs a value: true or false"))?;
+            if v.eq_ignore_ascii_case("true") {
+                Ok((spec.id, Value::Bool(true)))
+            } else if v.eq_ignore_ascii_case("false") {
+                Ok((spec.id, Value::Bool(false)))
+            } else {
+                Err(format!(
+                    "option {name} takes true or false, not '{v}'; value not changed"
+                ))
+            }
+        }
+        Kind::Spin { min, max, .. } => {
+            let v = value.ok_or_else(|| {
+                format!("option {name} needs a value: a whole number from {min} to {max}")
+            })?;
+            let out_of_range = || {
+                format!("option {name} value {v} is out of range {min}..{max}; value not changed")
+            };
+            match v.parse::<i64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok((spec.id, Value::Int(n))),
+                Ok(_) => Err(out_of_range()),
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow
+                    ) =>
+                {
+                    Err(out_of_range())
+                }
+                Err(_) => Err(format!(
+                    "option {name} value '{v}' is not a whole number; value not changed"
+                )),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn advertised_lines() {
+        let lines: Vec<String> = TABLE.iter().map(Spec::uci_line).collect();
+        assert_eq!(
+            lines,
+            [
+                "option name Hash type spin default 16 min 1 max 33554432",
+                "option name Threads type spin default 1 min 1 max 1024",
+                "option name MultiPV type spin default 1 min 1 max 256",
+                "option name Ponder type check default false",
+                "option name Move Overhead type spin default 10 min 0 max 5000",
+                "option name Clear Hash type button",
+                "option name UCI_Chess960 type check default false",
+                "option name UCI_ShowWDL type check default false",
+            ]
+        );
+    }
+
+    #[test]
+    fn names_ignore_case_and_spacing() {
+        assert_eq!(find("move overhead").unwrap().id, Id::MoveOverhead);
+        assert_eq!(find("MOVE   OVERHEAD").unwrap().id, Id::MoveOverhead);
+        assert_eq!(find("uci_chess960").unwrap().id, Id::Chess960);
+        assert!(find("Move").is_none());
+        assert!(find("").is_none());
+    }
+
+    #[test]
+    fn values_are_checked() {
+        assert_eq!(check("hash", Some("64")), Ok((Id::Hash, Value::Int(64))));
+        assert_eq!(
+            check("Move Overhead", Some("0")),
+            Ok((Id::MoveOverhead, Value::Int(0)))
+        );
+        assert!(check("Hash", Some("0"))
+            .unwrap_err()
+            .contains("out of range"));
+        assert!(check("Hash", Some("99999999999999999999999"))
+            .unwrap_err()
+            .contains("out of range"));
+        assert!(check("Hash", Some("abc"))
+            .unwrap_err()
+            .contains("not a whole number"));
+        assert!(check("Hash", Some("1.5")).is_err());
+        assert!(check("Hash", None).unwrap_err().contains("needs a value"));
+        assert_eq!(
+            check("UCI_Chess960", Some("TRUE")),
+            Ok((Id::Chess960, Value::Bool(true)))
+        );
+        assert!(check("UCI_Chess960", Some("yes")).is_err());
+        assert_eq!(check("Clear Hash", None), Ok((Id::ClearHash, Value::Press)));
+        assert!(check("Nonsense", Some("1"))
+            .unwrap_err()
+            .contains("no such option"));
+    }
+}

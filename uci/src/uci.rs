@@ -1,0 +1,394 @@
+//! The UCI loop: reads commands, keeps the game and the settings, drives the
+//! engine, and turns its events into protocol lines.
+//!
+//! The engine searches on its own threads and reports through a callback,
+//! so the loop stays responsive: `isready` is answered at once and `stop`
+//! takes effect at once. A `go`, `position`, `ucinewgame`, `flip` or
+//! `bench` arriving during a search first stops it and waits for its
+//! `bestmove`. Options that change the engine are applied after a running
+//! search ends (as Stockfish does); every other command is answered at once.
+//!
+//! Every `go` gets exactly one `bestmove`. In `go infinite` and `go ponder`
+//! the `bestmove` is held back until `stop` (or `ponderhit`), as the
+//! protocol requires, even if the search finished earlier.
+
+use crate::command::{self, Command, GoCmd};
+use crate::format;
+use crate::game::Game;
+use crate::options::{self, Id, Value};
+use crate::stdio::{emit, info_string, Input, LineReader, MAX_LINE};
+use castella_engine::{Engine, Event, Limits, Options};
+use castella_movegen::{Move, Position};
+use std::io;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Runs the UCI loop on stdin/stdout until `quit` or end of input.
+pub fn run() {
+    emit(&format!("Castella {VERSION}"));
+    let mut uci = Uci::new();
+    let mut input = LineReader::new(io::stdin().lock(), MAX_LINE);
+    loop {
+        match input.next_line() {
+            Input::Eof => break,
+            Input::TooLong(n) => info_string(&format!(
+                "ignored an input line of {n} bytes (the limit is {MAX_LINE})"
+            )),
+            Input::Line(line) => {
+                if !uci.handle(&line) {
+                    break;
+                }
+            }
+        }
+    }
+    uci.finish_search();
+}
+
+/// What the reporter needs to know about the running `go`.
+struct Search {
+    /// The position searched: moves are written against it.
+    root: Position,
+    searchmoves: Vec<Move>,
+    chess960: bool,
+    show_wdl: bool,
+    /// The engine has not yet given this `go`'s best move.
+    awaiting: bool,
+    /// `go infinite` / `go ponder` not yet ended by `stop` / `ponderhit`.
+    hold_infinite: bool,
+    hold_ponder: bool,
+    /// A `bestmove` line held back until the hold ends.
+    held: Option<String>,
+}
+
+/// State shared with the search threads.
+struct Shared {
+    search: Mutex<Search>,
+}
+
+impl Shared {
+    /// The search state, even if a thread panicked while holding it.
+    fn lock(&self) -> MutexGuard<'_, Search> {
+        self.search.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Handles one engine event (called on a search thread). Lines are
+    /// written with the lock held, so they come out in event order.
+    fn on_event(&self, event: Event) {
+        let mut s = self.lock();
+        match event {
+            // Progress of a search whose best move has gone is stale.
+            Event::Info(info) if s.awaiting => {
+                emit(&format::info_line(&info, &s.root, s.chess960, s.show_wdl));
+            }
+            Event::Info(_) => {}
+            Event::Message(text) => info_string(&text),
+            Event::BestMove { best, ponder } => {
+                if !s.awaiting {
+                    return; // one bestmove per go
+                }
+                s.awaiting = false;
+                let (line, warnings) =
+                    format::bestmove_line(&s.root, best, ponder, &s.searchmoves, s.chess960);
+                for w in warnings {
+                    info_string(&w);
+                }
+                if s.hold_infinite || s.hold_ponder {
+                    s.held = Some(line);
+                } else {
+                    emit(&line);
+                }
+            }
+        }
+    }
+}
+
+/// The UCI layer's state.
+struct Uci {
+    engine: Engine,
+    shared: Arc<Shared>,
+    game: Game,
+    chess960: bool,
+    show_wdl: bool,
+    /// Engine options set during a search, applied once it has ended.
+    pending: Vec<(Id, Value)>,
+}
+
+impl Uci {
+    fn new() -> Uci {
+        let shared = Arc::new(Shared {
+            search: Mutex::new(Search {
+                root: Position::startpos(),
+                searchmoves: Vec::new(),
+                chess960: false,
+                show_wdl: false,
+                awaiting: false,
+                hold_infinite: false,
+                hold_ponder: false,
+                held: None,
+            }),
+        });
+        let reporter = shared.clone();
+        let engine = Engine::new(Arc::new(move |event| reporter.on_event(event)));
+        Uci {
+            engine,
+            shared,
+            game: Game::default(),
+            chess960: false,
+            show_wdl: false,
+            pending: Vec::new(),
+        }
+    }
+
+    /// Handles one input line; false on `quit`.
+    fn handle(&mut self, line: &str) -> bool {
+        if !self.pending.is_empty() && !self.searching() {
+            self.apply_pending();
+        }
+        let command = match command::parse(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return true,
+            Err(e) => {
+                info_string(&e);
+                return true;
+            }
+        };
+        match command {
+            Command::Quit => return false,
+            Command::Uci => self.uci(),
+            Command::IsReady => emit("readyok"),
+            Command::Debug | Command::Register => {}
+            Command::SetOption { name, value } => self.setoption(&name, value.as_deref()),
+            Command::UciNewGame => {
+                self.finish_search();
+                self.apply_pending();
+                self.engine.clear();
+            }
+            Command::Position(cmd) => match Game::from_command(&cmd) {
+                Ok((game, warnings)) => {
+                    self.finish_search();
+                    self.game = game;
+                    for w in warnings {
+                        info_string(&w);
+                    }
+                }
+                Err(e) => info_string(&e),
+            },
+            Command::Go(go) => self.go(go),
+            Command::Stop => {
+                if self.engine.is_searching() {
+                    self.engine.stop();
+                }
+                self.release_held();
+            }
+            Command::PonderHit => {
+                self.engine.ponderhit();
+                let mut s = self.shared.lock();
+                s.hold_ponder = false;
+                if !s.hold_infinite {
+                    if let Some(line) = s.held.take() {
+                        emit(&line);
+                    }
+                }
+            }
+            Command::Display => emit(&self.game.display()),
+            Command::Eval => emit(&castella_eval::explain(&self.game.pos)),
+            Command::Flip => match self.game.flipped() {
+                Ok(game) => {
+                    self.finish_search();
+                    self.game = game;
+                }
+                Err(e) => info_string(&e),
+            },
+            Command::Bench(depth) => {
+                self.finish_search();
+                crate::bench_cmd::run(depth.unwrap_or(castella_engine::bench::DEFAULT_DEPTH));
+            }
+        }
+        true
+    }
+
+    fn uci(&self) {
+        let mut text = format!("id name Castella {VERSION}\nid author The Castella developers\n");
+        for spec in &options::TABLE {
+            text.push_str(&spec.uci_line());
+            text.push('\n');
+        }
+        text.push_str("uciok");
+        emit(&text);
+    }
+
+    fn setoption(&mut self, name: &str, value: Option<&str>) {
+        match options::check(name, value) {
+            Err(e) => info_string(&e),
+            Ok((id, value)) if id.affects_engine() && self.searching() => {
+                let name = options::find(name).map_or(name, |s| s.name);
+                info_string(&format!(
+                    "option {name} will be applied when the current search ends"
+                ));
+                self.pending.push((id, value));
+            }
+            Ok((id, value)) => self.apply(id, value),
+        }
+    }
+
+    fn apply_pending(&mut self) {
+        for (id, value) in std::mem::take(&mut self.pending) {
+            self.apply(id, value);
+        }
+    }
+
+    fn apply(&mut self, id: Id, value: Value) {
+        match (id, value) {
+            (Id::Hash, Value::Int(n)) => match hash_fits(n as usize) {
+                Ok(()) => self.set_engine(|o| o.hash_mb = n as usize),
+                Err(e) => info_string(&e),
+            },
+            (Id::Threads, Value::Int(n)) => self.set_engine(|o| o.threads = n as usize),
+            (Id::MultiPv, Value::Int(n)) => self.set_engine(|o| o.multipv = n as usize),
+            (Id::MoveOverhead, Value::Int(n)) => self.set_engine(|o| o.move_overhead_ms = n as u64),
+            (Id::ClearHash, _) => self.engine.clear(),
+            // Pondering is driven by `go ponder`; the engine has no use for
+            // the setting itself yet.
+            (Id::Ponder, _) => {}
+            (Id::Chess960, Value::Bool(b)) => self.chess960 = b,
+            (Id::ShowWdl, Value::Bool(b)) => self.show_wdl = b,
+            _ => {}
+        }
+    }
+
+    /// Changes the engine's options (only when they differ: a new Hash size
+    /// reallocates the table).
+    fn set_engine(&mut self, change: impl FnOnce(&mut Options)) {
+        let mut o = self.engine.options().clone();
+        change(&mut o);
+        if &o != self.engine.options() {
+            self.engine.set_options(o);
+        }
+    }
+
+    fn go(&mut self, go: GoCmd) {
+        self.finish_search();
+        self.apply_pending();
+        for w in &go.warnings {
+            info_string(w);
+        }
+        let pos = self.game.pos;
+        if let Some(depth) = go.perft {
+            emit(&format::perft_text(&pos, depth, self.chess960));
+            return;
+        }
+        let mut searchmoves = Vec::new();
+        for text in &go.searchmoves {
+            match pos.parse_uci_move(text) {
+                Ok(m) if !searchmoves.contains(&m) => searchmoves.push(m),
+                Ok(_) => {}
+                Err(e) => info_string(&format!("searchmoves: {e}; ignored")),
+            }
+        }
+        if !go.searchmoves.is_empty() && searchmoves.is_empty() {
+            info_string("no legal move among the searchmoves; searching all moves");
+        }
+        let limits = limits(&go, searchmoves.clone());
+        *self.shared.lock() = Search {
+            root: pos,
+            searchmoves,
+            chess960: self.chess960,
+            show_wdl: self.show_wdl,
+            awaiting: true,
+            hold_infinite: go.infinite,
+            hold_ponder: go.ponder,
+            held: None,
+        };
+        self.engine.go(pos, self.game.history.clone(), limits);
+    }
+
+    /// Whether the engine is searching: it has not given its best move yet.
+    /// (Once it has, its thread is ending, and waiting for it is brief.)
+    fn searching(&self) -> bool {
+        self.shared.lock().awaiting
+    }
+
+    /// Ends a held `go infinite`/`go ponder`: prints its best move if the
+    /// engine already gave it, otherwise lets it through when it comes.
+    fn release_held(&self) {
+        let mut s = self.shared.lock();
+        s.hold_infinite = false;
+        s.hold_ponder = false;
+        if let Some(line) = s.held.take() {
+            emit(&line);
+        }
+    }
+
+    /// Stops a running search and waits for it, so that its `bestmove` has
+    /// been printed when this returns.
+    fn finish_search(&mut self) {
+        if self.engine.is_searching() {
+            self.engine.stop();
+        }
+        self.release_held();
+        self.engine.wait();
+        let mut s = self.shared.lock();
+        if s.awaiting {
+            // The engine broke its promise of one best move per go; the GUI
+            // must still get one.
+            s.awaiting = false;
+            info_string("the search ended without giving a best move");
+            let (line, _) =
+                format::bestmove_line(&s.root, Move::NULL, None, &s.searchmoves, s.chess960);
+            emit(&line);
+        }
+    }
+}
+
+/// Whether a table of `mb` MiB can be had: a failed allocation aborts the
+/// process, so an impossible size (the advertised maximum is 32 TiB) is
+/// refused here, keeping the old table.
+fn hash_fits(mb: usize) -> Result<(), String> {
+    let refuse = |why: &str| Err(format!("Hash {mb} MB {why}; value not changed"));
+    let Some(bytes) = mb.checked_mul(1 << 20) else {
+        return refuse("does not fit in the address space");
+    };
+    if let Some(total) = physical_memory() {
+        if bytes as u64 > total {
+            return refuse(&format!(
+                "is more than this machine's {} MB of memory",
+                total >> 20
+            ));
+        }
+    }
+    // Reserving address space touches no memory; it fails where the
+    // engine's allocation would abort.
+    if Vec::<u8>::new().try_reserve_exact(bytes).is_err() {
+        return refuse("cannot be allocated");
+    }
+    Ok(())
+}
+
+/// The machine's memory in bytes, where the system says (Linux).
+fn physical_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The engine's limits for a `go`.
+#[allow(clippy::needless_update)] // `Limits` may gain fields
+fn limits(go: &GoCmd, searchmoves: Vec<Move>) -> Limits {
+    Limits {
+        wtime: go.wtime,
+        btime: go.btime,
+        winc: go.winc,
+        binc: go.binc,
+        movestogo: go.movestogo,
+        depth: go.depth,
+        nodes: go.nodes,
+        movetime: go.movetime,
+        mate: go.mate,
+        infinite: go.infinite,
+        ponder: go.ponder,
+        searchmoves,
+        ..Default::default()
+    }
+}
