@@ -22,12 +22,14 @@ pub struct BenchResult {
 /// the totals (the caller prints the final `<nodes> nodes <nps> nps`).
 pub fn run(depth: u32, out: &mut dyn FnMut(&str)) -> BenchResult {
     let mut engine = Engine::new(Arc::new(|_: Event| {}));
-    engine.set_options(Options {
-        hash_mb: 16,
-        threads: 1,
-        multipv: 1,
-        move_overhead_ms: 0,
-    });
+    engine
+        .set_options(Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 0,
+        })
+        .expect("the option values are in range");
     let start = Instant::now();
     let mut total = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {

@@ -113,7 +113,7 @@ impl Engine {
     pub fn new(report: Reporter) -> Engine {
         let options = Options::default();
         Engine {
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            tt: Arc::new(TranspositionTable::new(options.hash_mb).expect("the default table fits")),
             searchers: vec![Searcher::new(0)],
             control: Arc::new(Control::new(1, false)),
             options,
@@ -126,13 +126,22 @@ impl Engine {
         &self.options
     }
 
-    /// Changes settings; waits for a running search to end first.
-    pub fn set_options(&mut self, options: Options) {
+    /// Changes settings; waits for a running search to end first. A hash
+    /// size that cannot be allocated is an error and changes nothing.
+    pub fn set_options(&mut self, options: Options) -> Result<(), String> {
         self.wait();
         if options.hash_mb != self.options.hash_mb {
-            // Free the old table before allocating the new one.
-            self.tt = Arc::new(TranspositionTable::new(1));
-            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+            // Free the old table before allocating the new one; fall back to
+            // the old size if the new one does not fit.
+            let old = self.options.hash_mb;
+            self.tt = Arc::new(TranspositionTable::new(1)?);
+            match TranspositionTable::new(options.hash_mb) {
+                Ok(tt) => self.tt = Arc::new(tt),
+                Err(e) => {
+                    self.tt = Arc::new(TranspositionTable::new(old)?);
+                    return Err(e);
+                }
+            }
         }
         let threads = options.threads.max(1);
         self.searchers.truncate(threads);
@@ -140,15 +149,22 @@ impl Engine {
             self.searchers.push(Searcher::new(self.searchers.len()));
         }
         self.options = options;
+        Ok(())
     }
 
     /// Empties the transposition table and the history (waits for the
     /// search); for `ucinewgame`.
     pub fn clear(&mut self) {
         self.wait();
+        let threads = self.options.threads;
         match Arc::get_mut(&mut self.tt) {
-            Some(tt) => tt.clear(),
-            None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+            Some(tt) => tt.clear(threads),
+            None => {
+                // Only the search threads hold the table, and they have ended.
+                if let Ok(tt) = TranspositionTable::new(self.options.hash_mb) {
+                    self.tt = Arc::new(tt);
+                }
+            }
         }
         for s in &mut self.searchers {
             s.history.clear();

@@ -278,7 +278,7 @@ impl Searcher {
                 let scale = (1.6 - 0.12 * stability.min(5) as f64)
                     * (1.0 + (score_drop as f64 / 100.0).min(0.6));
                 let pondering = self.control().pondering.load(Ordering::Relaxed);
-                if !pondering && self.time.is_some_and(|t| t.soft_exceeded(scale * 0.6)) {
+                if !pondering && self.time.is_some_and(|t| t.soft_exceeded(scale)) {
                     break;
                 }
             }

