@@ -1,10 +1,33 @@
-//! Move-ordering memory of one search thread: killer moves, counter-moves
-//! and butterfly history with gravity.
+//! Move-ordering memory of one search thread: killer moves, counter-moves,
+//! butterfly history and continuation history (by the moves one and two
+//! plies earlier), all with gravity.
 
 use crate::value::MAX_PLY;
-use castella_movegen::{Color, Move, Position};
+use castella_movegen::{Color, Move, Piece, Position};
 
 const HISTORY_MAX: i32 = 16_384;
+
+/// A piece with its colour, 0..12, for continuation-history indices.
+#[inline]
+pub fn piece12(side: Color, piece: Piece) -> usize {
+    side.index() * 6 + piece.index()
+}
+
+/// The earlier moves a quiet move is scored against: (piece12, to) of the
+/// moves one and two plies before, if they were real moves.
+pub type Context = [Option<(usize, usize)>; 2];
+
+const CONT_SIZE: usize = 12 * 64 * 12 * 64;
+
+#[inline]
+fn cont_index(prev: (usize, usize), piece: usize, to: usize) -> usize {
+    ((prev.0 * 64 + prev.1) * 12 + piece) * 64 + to
+}
+
+#[inline]
+fn gravity(e: &mut i32, delta: i32) {
+    *e += delta - *e * delta.abs() / HISTORY_MAX;
+}
 
 /// Per-thread ordering statistics.
 pub struct History {
@@ -14,6 +37,8 @@ pub struct History {
     killers: [[Move; 2]; MAX_PLY + 2],
     /// The quiet reply that refuted a move, by [side][from][to] of that move.
     counters: Box<[[[Move; 64]; 64]; 2]>,
+    /// [earlier piece][earlier to][piece][to], flattened.
+    continuation: Box<[i32]>,
 }
 
 impl Default for History {
@@ -22,6 +47,7 @@ impl Default for History {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             counters: Box::new([[[Move::NULL; 64]; 64]; 2]),
+            continuation: vec![0; CONT_SIZE].into_boxed_slice(),
         }
     }
 }
@@ -42,16 +68,30 @@ impl History {
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
     }
 
+    /// The ordering score of a quiet move of `piece` (a piece12 index).
     #[inline]
-    pub fn quiet(&self, side: Color, mv: Move) -> i32 {
-        self.butterfly[side.index()][mv.from().index()][mv.to().index()]
+    pub fn quiet(&self, side: Color, mv: Move, piece: usize, ctx: &Context) -> i32 {
+        let mut score = self.butterfly[side.index()][mv.from().index()][mv.to().index()];
+        for prev in ctx.iter().flatten() {
+            score += self.continuation[cont_index(*prev, piece, mv.to().index())];
+        }
+        score
     }
 
-    /// Moves an entry towards +-HISTORY_MAX, more slowly the closer it is.
+    /// Moves the entries of a quiet move towards +-HISTORY_MAX, more slowly
+    /// the closer they are.
     #[inline]
-    pub fn update_quiet(&mut self, side: Color, mv: Move, delta: i32) {
-        let e = &mut self.butterfly[side.index()][mv.from().index()][mv.to().index()];
-        *e += delta - *e * delta.abs() / HISTORY_MAX;
+    pub fn update_quiet(&mut self, side: Color, mv: Move, piece: usize, ctx: &Context, delta: i32) {
+        gravity(
+            &mut self.butterfly[side.index()][mv.from().index()][mv.to().index()],
+            delta,
+        );
+        for prev in ctx.iter().flatten() {
+            gravity(
+                &mut self.continuation[cont_index(*prev, piece, mv.to().index())],
+                delta,
+            );
+        }
     }
 
     #[inline]

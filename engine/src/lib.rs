@@ -340,3 +340,130 @@ fn search_all(
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    fn engine() -> (Engine, Arc<Mutex<Vec<Event>>>) {
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let sink = events.clone();
+        let engine = Engine::new(Arc::new(move |e: Event| sink.lock().unwrap().push(e)));
+        (engine, events)
+    }
+
+    fn best_moves(events: &Mutex<Vec<Event>>) -> Vec<Move> {
+        events
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|e| match e {
+                Event::BestMove { best, .. } => Some(*best),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Threads start, stop and change between searches without races: every
+    /// search gives exactly one legal best move.
+    #[test]
+    fn threaded_searches_start_stop_and_resize() {
+        let (mut engine, events) = engine();
+        let pos = Position::chess960(333).unwrap();
+        let mut expected = 0;
+        for (threads, hash) in [(1, 1), (3, 2), (2, 8), (4, 1)] {
+            engine
+                .set_options(Options {
+                    hash_mb: hash,
+                    threads,
+                    multipv: 1,
+                    move_overhead_ms: 0,
+                })
+                .unwrap();
+            engine.go(
+                pos,
+                vec![],
+                Limits {
+                    depth: Some(4),
+                    ..Default::default()
+                },
+            );
+            engine.wait();
+            engine.go(
+                pos,
+                vec![],
+                Limits {
+                    infinite: true,
+                    ..Default::default()
+                },
+            );
+            std::thread::sleep(Duration::from_millis(30));
+            assert!(engine.is_searching(), "an infinite search waits for stop");
+            engine.stop();
+            engine.wait();
+            engine.go(
+                pos,
+                vec![],
+                Limits {
+                    ponder: true,
+                    movetime: Some(50),
+                    ..Default::default()
+                },
+            );
+            std::thread::sleep(Duration::from_millis(10));
+            engine.ponderhit();
+            engine.wait();
+            engine.clear();
+            expected += 3;
+            let moves = best_moves(&events);
+            assert_eq!(moves.len(), expected);
+            assert!(moves.iter().all(|m| pos.is_legal(*m)));
+        }
+    }
+
+    #[test]
+    fn node_counts_are_summed_over_threads() {
+        let (mut engine, _) = engine();
+        engine
+            .set_options(Options {
+                hash_mb: 4,
+                threads: 2,
+                multipv: 1,
+                move_overhead_ms: 0,
+            })
+            .unwrap();
+        let pos = Position::startpos();
+        let (result, nodes) = engine.search_sync(
+            &pos,
+            &[],
+            &Limits {
+                depth: Some(6),
+                ..Default::default()
+            },
+        );
+        assert!(pos.is_legal(result.best));
+        assert!(nodes > 0);
+        let (_, one) = {
+            engine
+                .set_options(Options {
+                    hash_mb: 4,
+                    threads: 1,
+                    multipv: 1,
+                    move_overhead_ms: 0,
+                })
+                .unwrap();
+            engine.clear();
+            engine.search_sync(
+                &pos,
+                &[],
+                &Limits {
+                    nodes: Some(5000),
+                    ..Default::default()
+                },
+            )
+        };
+        assert!((5000..5100).contains(&one), "node limit: {one}");
+    }
+}

@@ -4,7 +4,7 @@
 //! All legal moves are generated once and scored; moves are then picked
 //! best-first by selection, so a cutoff early saves the sorting.
 
-use crate::history::History;
+use crate::history::{piece12, Context, History};
 use crate::see::see_ge;
 use castella_eval::PIECE_VALUES;
 use castella_movegen::{GenType, Move, MoveList, Piece, Position};
@@ -31,6 +31,7 @@ impl MovePicker {
         history: &History,
         ply: usize,
         prev: Move,
+        ctx: &Context,
         noisy_only: bool,
     ) -> MovePicker {
         let mut moves = MoveList::new();
@@ -67,7 +68,8 @@ impl MovePicker {
             } else if mv == counter {
                 COUNTER
             } else {
-                history.quiet(side, mv)
+                let piece = pos.piece_on(mv.from()).unwrap_or(Piece::King);
+                history.quiet(side, mv, piece12(side, piece), ctx)
             };
         }
         MovePicker {

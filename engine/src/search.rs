@@ -2,7 +2,7 @@
 //! principal-variation alpha-beta search and a quiescence search.
 
 use crate::draw::{is_insufficient_material, is_repetition};
-use crate::history::{bonus, History};
+use crate::history::{bonus, piece12, Context, History};
 use crate::movepick::{is_bad_capture, MovePicker};
 use crate::see::see_ge;
 use crate::time::TimeManager;
@@ -58,6 +58,13 @@ pub struct ThreadResult {
     pub depth: u32,
 }
 
+/// The continuation-history key of a move: the moving piece and its target.
+#[inline]
+fn moved_key(pos: &Position, mv: Move) -> (usize, usize) {
+    let piece = pos.piece_on(mv.from()).unwrap_or(Piece::King);
+    (piece12(pos.side_to_move(), piece), mv.to().index())
+}
+
 /// Late-move reductions by depth and move number (log-log).
 struct Reductions([[u8; 64]; 64]);
 
@@ -89,6 +96,8 @@ pub struct Searcher {
     pv_len: [usize; MAX_PLY + 1],
     evals: [i32; MAX_PLY + 2],
     played: [Move; MAX_PLY + 2],
+    /// (piece12, to) of the move played at each ply, for continuation history.
+    moved: [Option<(usize, usize)>; MAX_PLY + 2],
     nodes: u64,
     seldepth: usize,
     root_depth: i32,
@@ -111,6 +120,7 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 2],
             played: [Move::NULL; MAX_PLY + 2],
+            moved: [None; MAX_PLY + 2],
             nodes: 0,
             seldepth: 0,
             root_depth: 0,
@@ -367,6 +377,7 @@ impl Searcher {
             let mv = root_moves[i].mv;
             let child = root.play(mv);
             self.played[0] = mv;
+            self.moved[0] = Some(moved_key(root, mv));
             let ext = child.in_check() as i32;
             let new_depth = depth - 1 + ext;
             let score = if i == pv_idx {
@@ -470,23 +481,24 @@ impl Searcher {
             }
         }
 
-        let eval = if in_check {
-            -INFINITE
+        let raw_eval = if in_check {
+            0
         } else {
-            let raw = entry.map_or_else(|| evaluate(pos), |e| e.eval);
+            entry.map_or_else(|| evaluate(pos), |e| e.eval)
+        };
+        let eval = match entry {
+            _ if in_check => -INFINITE,
             // The table's value is a better guess when its bound allows.
-            match entry {
-                Some(e) if !is_mate(e.value) => {
-                    let v = from_tt(e.value, ply);
-                    match e.bound {
-                        TtBound::Exact => v,
-                        TtBound::Lower if v > raw => v,
-                        TtBound::Upper if v < raw => v,
-                        _ => raw,
-                    }
+            Some(e) if !is_mate(e.value) => {
+                let v = from_tt(e.value, ply);
+                match e.bound {
+                    TtBound::Exact => v,
+                    TtBound::Lower if v > raw_eval => v,
+                    TtBound::Upper if v < raw_eval => v,
+                    _ => raw_eval,
                 }
-                _ => raw,
             }
+            _ => raw_eval,
         };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
@@ -508,6 +520,7 @@ impl Searcher {
                 let mut child = *pos;
                 child.make_null();
                 self.played[ply] = Move::NULL;
+                self.moved[ply] = None;
                 self.keys.push(key);
                 let v = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.keys.pop();
@@ -526,7 +539,11 @@ impl Searcher {
         }
 
         let prev = self.played[ply - 1];
-        let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, prev, false);
+        let ctx: Context = [
+            self.moved[ply - 1],
+            if ply >= 2 { self.moved[ply - 2] } else { None },
+        ];
+        let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, prev, &ctx, false);
         if picker.len() == 0 {
             return if in_check { mated_in(ply) } else { DRAW };
         }
@@ -535,7 +552,7 @@ impl Searcher {
         let mut best_score = -INFINITE;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
-        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut quiets: ArrayVec<(Move, usize), 64> = ArrayVec::new();
         let mut skip_quiets = false;
         let original_alpha = alpha;
         self.keys.push(key);
@@ -566,6 +583,8 @@ impl Searcher {
 
             let child = pos.play(mv);
             self.played[ply] = mv;
+            let mk = moved_key(pos, mv);
+            self.moved[ply] = Some(mk);
             let gives_check = child.in_check();
             let ext = (gives_check && ply < 2 * self.root_depth as usize) as i32;
             let new_depth = depth - 1 + ext;
@@ -590,7 +609,7 @@ impl Searcher {
                     r -= (order >= 900_000) as i32; // killers and the counter-move
                     r -= gives_check as i32;
                     if quiet {
-                        r -= self.history.quiet(us, mv) / 6000;
+                        r -= self.history.quiet(us, mv, mk.0, &ctx) / 8000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -623,9 +642,9 @@ impl Searcher {
                     if score >= beta {
                         if quiet {
                             let b = bonus(depth);
-                            self.history.update_quiet(us, mv, b);
-                            for &q in &quiets {
-                                self.history.update_quiet(us, q, -b);
+                            self.history.update_quiet(us, mv, mk.0, &ctx, b);
+                            for &(q, qp) in &quiets {
+                                self.history.update_quiet(us, q, qp, &ctx, -b);
                             }
                             self.history.add_killer(ply, mv);
                             self.history.set_counter(pos, prev, mv);
@@ -635,7 +654,7 @@ impl Searcher {
                 }
             }
             if quiet && mv != best_move {
-                let _ = quiets.try_push(mv);
+                let _ = quiets.try_push((mv, mk.0));
             }
         }
         self.keys.pop();
@@ -700,7 +719,15 @@ impl Searcher {
         let mut best = stand_pat;
         let mut best_move = Move::NULL;
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
-        let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, Move::NULL, true);
+        let mut picker = MovePicker::new(
+            pos,
+            tt_move,
+            &self.history,
+            ply,
+            Move::NULL,
+            &[None, None],
+            true,
+        );
         if in_check && picker.len() == 0 {
             return mated_in(ply);
         }

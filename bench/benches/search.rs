@@ -1,0 +1,67 @@
+//! Search speed: fixed-depth searches of a few positions with a fresh 16 MB
+//! table, one thread; and evaluation speed.
+
+use castella_engine::{Engine, Event, Limits, Options};
+use castella_movegen::Position;
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use std::sync::Arc;
+
+const POSITIONS: [(&str, &str, u32); 3] = [
+    (
+        "startpos",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        9,
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        7,
+    ),
+    (
+        "frc-middlegame",
+        "b1rk1r1b/1pp2p1p/2n1p1q1/3p2pn/1PP2PPP/3PQ3/P3P1N1/BNKR1R1B b fc - 0 11",
+        7,
+    ),
+];
+
+fn bench_search(c: &mut Criterion) {
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    for (name, fen, depth) in POSITIONS {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut engine = Engine::new(Arc::new(|_: Event| {}));
+        engine
+            .set_options(Options {
+                hash_mb: 16,
+                threads: 1,
+                multipv: 1,
+                move_overhead_ms: 0,
+            })
+            .unwrap();
+        let limits = Limits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                engine.clear();
+                engine.search_sync(black_box(&pos), &[], &limits)
+            })
+        });
+    }
+    group.finish();
+}
+
+fn bench_eval(c: &mut Criterion) {
+    let mut group = c.benchmark_group("evaluate");
+    for (name, fen, _) in POSITIONS {
+        let pos = Position::from_fen(fen).unwrap();
+        group.bench_function(name, |b| {
+            b.iter(|| castella_eval::evaluate(black_box(&pos)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_search, bench_eval);
+criterion_main!(benches);

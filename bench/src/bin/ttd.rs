@@ -1,0 +1,81 @@
+//! Time to depth: how much faster Lazy SMP reaches a fixed depth.
+//!
+//! `cargo run --release -p castella-bench --bin ttd -- [--depth D] [--threads 1,2,4] [--runs R] [--hash MB]`
+//!
+//! Each bench position is searched to the depth with a fresh table, once per
+//! thread count per run; the report gives, per thread count, the median over
+//! runs of the total time, and the speed-up against the first count.
+
+use castella_engine::bench::POSITIONS;
+use castella_engine::{Engine, Event, Limits, Options};
+use castella_movegen::Position;
+use std::sync::Arc;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let get = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+    };
+    let depth: u32 = get("--depth").and_then(|v| v.parse().ok()).unwrap_or(12);
+    let runs: usize = get("--runs").and_then(|v| v.parse().ok()).unwrap_or(3);
+    let hash: usize = get("--hash").and_then(|v| v.parse().ok()).unwrap_or(64);
+    let threads: Vec<usize> = get("--threads")
+        .map(|v| v.split(',').filter_map(|t| t.parse().ok()).collect())
+        .unwrap_or_else(|| vec![1, 2]);
+    let positions: Vec<Position> = POSITIONS
+        .iter()
+        .map(|f| Position::from_fen(f).expect("valid"))
+        .collect();
+
+    let mut times = vec![Vec::new(); threads.len()];
+    let mut nodes = vec![0u64; threads.len()];
+    for run in 0..runs {
+        for (i, &t) in threads.iter().enumerate() {
+            let mut engine = Engine::new(Arc::new(|_: Event| {}));
+            engine
+                .set_options(Options {
+                    hash_mb: hash,
+                    threads: t,
+                    multipv: 1,
+                    move_overhead_ms: 0,
+                })
+                .expect("hash fits");
+            let limits = Limits {
+                depth: Some(depth),
+                ..Default::default()
+            };
+            let start = Instant::now();
+            for pos in &positions {
+                engine.clear();
+                nodes[i] += engine.search_sync(pos, &[], &limits).1;
+            }
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!("run {}: {t} thread(s): {secs:.2} s", run + 1);
+            times[i].push(secs);
+        }
+    }
+    println!(
+        "depth {depth}, {} positions, {runs} runs, hash {hash} MB",
+        positions.len()
+    );
+    println!(
+        "{:>8} {:>12} {:>10} {:>14}",
+        "threads", "median s", "speed-up", "nodes/run"
+    );
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    };
+    let base = median(&mut times[0].clone());
+    for (i, &t) in threads.iter().enumerate() {
+        let m = median(&mut times[i]);
+        println!(
+            "{t:>8} {m:>12.2} {:>10.2} {:>14}",
+            base / m,
+            nodes[i] / runs as u64
+        );
+    }
+}
