@@ -219,6 +219,8 @@ impl Searcher {
         let mut result = ThreadResult::default();
         if root_moves.is_empty() {
             result.score = if root.in_check() { -MATE } else { DRAW };
+            self.tt = None;
+            self.control = None;
             return result;
         }
         result.best = root_moves[0].mv;
@@ -305,6 +307,10 @@ impl Searcher {
             result.ponder = self.ponder_from_tt(root, best.mv);
         }
         self.control().nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        // Let go of the shared table so the engine can clear or resize it
+        // in place.
+        self.tt = None;
+        self.control = None;
         result
     }
 
