@@ -21,8 +21,9 @@ def read_rank960(path):
     out = {}
     with open(path) as f:
         for row in csv.DictReader(f):
-            if not row.get("rank"):
-                break  # the --pairs section follows a blank line
+            if not (row.get("rank") or "").isdigit():
+                break  # the --pairs section follows
+
             idx, score = row["index"], row["score_cp"]
             if idx == "-" or score.startswith("mate"):
                 continue

@@ -5,7 +5,7 @@ use castella_engine::value::{to_uci, wdl, MATE_BOUND};
 use castella_engine::{Engine, Event, Limits, Options, Score};
 use castella_movegen::{chess960, Color, Position};
 use rayon::prelude::*;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -182,15 +182,25 @@ fn evaluate_all(config: &Config) -> Vec<Row> {
     let done = Arc::new(AtomicUsize::new(0));
     let finished = Arc::new(AtomicBool::new(false));
     let start = Instant::now();
+    // A live bar on a terminal; a line every tenth of the run otherwise, so
+    // that logs stay readable.
+    let live = std::io::stderr().is_terminal();
     let progress = {
         let (done, finished) = (done.clone(), finished.clone());
         std::thread::spawn(move || {
+            let mut reported = 0;
             while !finished.load(Ordering::Relaxed) {
-                print_progress(done.load(Ordering::Relaxed), total, start.elapsed());
-                std::thread::sleep(Duration::from_millis(500));
+                let n = done.load(Ordering::Relaxed);
+                if live || n >= reported + total.div_ceil(10) {
+                    print_progress(n, total, start.elapsed(), live);
+                    reported = n;
+                }
+                std::thread::sleep(Duration::from_millis(if live { 250 } else { 1000 }));
             }
-            print_progress(done.load(Ordering::Relaxed), total, start.elapsed());
-            eprintln!();
+            print_progress(done.load(Ordering::Relaxed), total, start.elapsed(), live);
+            if live {
+                eprintln!();
+            }
         })
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -240,7 +250,7 @@ fn evaluate_one(config: &Config, index: Option<u16>, pos: &Position) -> Row {
     }
 }
 
-fn print_progress(done: usize, total: usize, elapsed: Duration) {
+fn print_progress(done: usize, total: usize, elapsed: Duration, live: bool) {
     let secs = elapsed.as_secs_f64();
     let rate = done as f64 / secs.max(1e-3);
     let eta = if done > 0 {
@@ -251,11 +261,13 @@ fn print_progress(done: usize, total: usize, elapsed: Duration) {
     let width = 30;
     let filled = done * width / total.max(1);
     eprint!(
-        "\r[{}{}] {done}/{total}  {rate:.2} pos/s  elapsed {}  ETA {}   ",
+        "{}[{}{}] {done}/{total}  {rate:.2} pos/s  elapsed {}  ETA {}   {}",
+        if live { "\r" } else { "" },
         "#".repeat(filled),
         ".".repeat(width - filled),
         hms(secs),
-        hms(eta)
+        hms(eta),
+        if live { "" } else { "\n" }
     );
     let _ = std::io::stderr().flush();
 }
