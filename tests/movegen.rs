@@ -536,3 +536,56 @@ fn loose_fens_are_normalised() {
         Position::from_fen("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
     assert_eq!(p.ep_square(), Some("e3".parse().unwrap()));
 }
+
+/// Mirrors a FEN top to bottom and swaps the colours, as text.
+fn flip_fen_text(fen: &str) -> String {
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let f: Vec<&str> = fen.split_whitespace().collect();
+    let board: Vec<String> = f[0].split('/').rev().map(swap).collect();
+    let ep = match f[3].as_bytes() {
+        [file, b'3'] => format!("{}6", *file as char),
+        [file, b'6'] => format!("{}3", *file as char),
+        _ => "-".into(),
+    };
+    let side = if f[1] == "w" { "b" } else { "w" };
+    // Shredder-FEN lists White's rights first, so swapping case needs a reorder.
+    let castling = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        let (upper, lower): (String, String) = f[2].chars().partition(|c| c.is_ascii_uppercase());
+        swap(&lower) + &swap(&upper)
+    };
+    format!(
+        "{} {side} {castling} {ep} {} {}",
+        board.join("/"),
+        f[4],
+        f[5]
+    )
+}
+
+#[test]
+fn flipped_positions_match_the_text_transform() {
+    for l in all_suites() {
+        let pos = Position::from_fen(&l.fen).unwrap();
+        let flipped = pos.flipped();
+        assert_eq!(
+            flipped.fen_shredder(),
+            flip_fen_text(&l.fen),
+            "line {}",
+            l.line
+        );
+        assert_eq!(flipped.key(), flipped.compute_key());
+        assert_eq!(flipped.flipped(), pos);
+        assert_eq!(flipped.count_legal(), pos.count_legal());
+    }
+}

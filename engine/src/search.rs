@@ -639,12 +639,7 @@ impl Searcher {
                 if score > alpha {
                     best_move = mv;
                     alpha = score;
-                    self.pv[ply][ply] = mv;
-                    let child_len = self.pv_len[ply + 1].max(ply + 1);
-                    for i in ply + 1..child_len {
-                        self.pv[ply][i] = self.pv[ply + 1][i];
-                    }
-                    self.pv_len[ply] = child_len;
+                    self.update_pv(ply, mv);
                     if score >= beta {
                         if quiet {
                             let b = bonus(depth);
@@ -757,12 +752,7 @@ impl Searcher {
                 if score > alpha {
                     alpha = score;
                     best_move = mv;
-                    self.pv[ply][ply] = mv;
-                    let child_len = self.pv_len[ply + 1].max(ply + 1);
-                    for i in ply + 1..child_len {
-                        self.pv[ply][i] = self.pv[ply + 1][i];
-                    }
-                    self.pv_len[ply] = child_len;
+                    self.update_pv(ply, mv);
                     if score >= beta {
                         break;
                     }
@@ -778,6 +768,16 @@ impl Searcher {
         self.tt()
             .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
         best
+    }
+
+    /// The PV at `ply` becomes `mv` followed by the child's PV.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][ply] = mv;
+        head[ply][ply + 1..child_len].copy_from_slice(&tail[0][ply + 1..child_len]);
+        self.pv_len[ply] = child_len;
     }
 
     fn info(

@@ -391,6 +391,26 @@ impl Position {
         }
     }
 
+    /// The same position seen from the other side: ranks mirrored, colours
+    /// swapped, the other side to move (castling rights and the en-passant
+    /// square follow). The evaluation of the two must be equal.
+    pub fn flipped(&self) -> Position {
+        let mut out = Position::empty();
+        for sq in self.occupied() {
+            if let (Some(p), Some(c)) = (self.piece_on(sq), self.color_on(sq)) {
+                out.put(c.flip(), p, sq.flip_rank());
+            }
+        }
+        out.set_side(self.side.flip());
+        for (color, side, rook) in self.castling.iter() {
+            out.set_castling(color.flip(), side, Some(rook.flip_rank()));
+        }
+        out.set_ep(self.ep.map(Square::flip_rank));
+        out.set_clocks(self.halfmove, self.fullmove);
+        out.update_check_info();
+        out
+    }
+
     /// Passes the move to the other side (for null-move pruning). The side to
     /// move must not be in check.
     pub fn make_null(&mut self) {

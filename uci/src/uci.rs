@@ -193,13 +193,10 @@ impl Uci {
             }
             Command::Display => emit(&self.game.display()),
             Command::Eval => emit(&castella_eval::explain(&self.game.pos)),
-            Command::Flip => match self.game.flipped() {
-                Ok(game) => {
-                    self.finish_search();
-                    self.game = game;
-                }
-                Err(e) => info_string(&e),
-            },
+            Command::Flip => {
+                self.finish_search();
+                self.game = self.game.flipped();
+            }
             Command::Bench(depth) => {
                 self.finish_search();
                 crate::bench_cmd::run(depth.unwrap_or(castella_engine::bench::DEFAULT_DEPTH));
