@@ -1,10 +1,9 @@
 //! Search speed: fixed-depth searches of a few positions with a fresh 16 MB
 //! table, one thread; and evaluation speed.
 
-use castella_engine::{Engine, Event, Limits, Options};
+use castella_engine::{Engine, Limits, Options};
 use castella_movegen::Position;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use std::sync::Arc;
 
 const POSITIONS: [(&str, &str, u32); 3] = [
     (
@@ -29,15 +28,13 @@ fn bench_search(c: &mut Criterion) {
     group.sample_size(10);
     for (name, fen, depth) in POSITIONS {
         let pos = Position::from_fen(fen).unwrap();
-        let mut engine = Engine::new(Arc::new(|_: Event| {}));
-        engine
-            .set_options(Options {
-                hash_mb: 16,
-                threads: 1,
-                multipv: 1,
-                move_overhead_ms: 0,
-            })
-            .unwrap();
+        let options = Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 0,
+        };
+        let mut engine = Engine::silent(options).unwrap();
         let limits = Limits {
             depth: Some(depth),
             ..Default::default()

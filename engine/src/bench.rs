@@ -3,9 +3,8 @@
 //! node count is deterministic, the engine's signature for a given search;
 //! commits that change search behaviour quote it (`Bench: N`).
 
-use crate::{Engine, Event, Limits, Options};
+use crate::{Engine, Limits, Options};
 use castella_movegen::Position;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Default bench depth.
@@ -21,15 +20,13 @@ pub struct BenchResult {
 /// Runs the bench, writing one line per position through `out`, and returns
 /// the totals (the caller prints the final `<nodes> nodes <nps> nps`).
 pub fn run(depth: u32, out: &mut dyn FnMut(&str)) -> BenchResult {
-    let mut engine = Engine::new(Arc::new(|_: Event| {}));
-    engine
-        .set_options(Options {
-            hash_mb: 16,
-            threads: 1,
-            multipv: 1,
-            move_overhead_ms: 0,
-        })
-        .expect("the option values are in range");
+    let options = Options {
+        hash_mb: 16,
+        threads: 1,
+        multipv: 1,
+        move_overhead_ms: 0,
+    };
+    let mut engine = Engine::silent(options).expect("16 MB fits");
     let start = Instant::now();
     let mut total = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {

@@ -122,6 +122,14 @@ impl Engine {
         }
     }
 
+    /// An engine that reports nothing, for tools that search with
+    /// `search_sync` (bench, rank960, benchmarks).
+    pub fn silent(options: Options) -> Result<Engine, String> {
+        let mut engine = Engine::new(Arc::new(|_: Event| {}));
+        engine.set_options(options)?;
+        Ok(engine)
+    }
+
     pub fn options(&self) -> &Options {
         &self.options
     }

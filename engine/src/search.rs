@@ -191,10 +191,13 @@ impl Searcher {
         self.keys.clear();
         self.keys.extend_from_slice(history);
 
-        let mut root_moves: Vec<RootMove> = root
-            .legal_moves()
+        // The searchmoves, or every legal move if none of them is legal.
+        let legal = root.legal_moves();
+        let allowed = |m: &Move| limits.searchmoves.contains(m);
+        let restrict = legal.iter().any(allowed);
+        let mut root_moves: Vec<RootMove> = legal
             .iter()
-            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .filter(|m| !restrict || allowed(m))
             .map(|&mv| RootMove {
                 mv,
                 score: -INFINITE,
@@ -203,19 +206,6 @@ impl Searcher {
                 pv: vec![mv],
             })
             .collect();
-        if root_moves.is_empty() {
-            root_moves = root
-                .legal_moves()
-                .iter()
-                .map(|&mv| RootMove {
-                    mv,
-                    score: -INFINITE,
-                    prev_score: -INFINITE,
-                    seldepth: 0,
-                    pv: vec![mv],
-                })
-                .collect();
-        }
         let mut result = ThreadResult::default();
         if root_moves.is_empty() {
             result.score = if root.in_check() { -MATE } else { DRAW };

@@ -2,6 +2,8 @@
 //! no state: a line that cannot be parsed is rejected whole, with an error
 //! saying what was wrong, before anything changes.
 
+use castella_engine::Limits;
+
 /// The commands Castella understands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -56,17 +58,9 @@ pub struct PositionCmd {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoCmd {
     pub perft: Option<u32>,
-    pub wtime: Option<u64>,
-    pub btime: Option<u64>,
-    pub winc: Option<u64>,
-    pub binc: Option<u64>,
-    pub movestogo: Option<u32>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub movetime: Option<u64>,
-    pub mate: Option<u32>,
-    pub infinite: bool,
-    pub ponder: bool,
+    /// The search limits; `searchmoves` is filled once the texts below are
+    /// checked against the position.
+    pub limits: Limits,
     /// Move texts, not yet checked against the position.
     pub searchmoves: Vec<String>,
     pub warnings: Vec<String>,
@@ -208,8 +202,8 @@ fn parse_go(tokens: &[&str]) -> GoCmd {
         let key = tokens[i];
         i += 1;
         match key {
-            "infinite" => go.infinite = true,
-            "ponder" => go.ponder = true,
+            "infinite" => go.limits.infinite = true,
+            "ponder" => go.limits.ponder = true,
             "searchmoves" => {
                 let start = i;
                 while i < tokens.len() && !GO_KEYWORDS.contains(&tokens[i]) {
@@ -244,8 +238,8 @@ fn parse_go(tokens: &[&str]) -> GoCmd {
                 .push(format!("go: ignoring unknown token '{}'", short(other))),
         }
     }
-    if go.movestogo == Some(0) {
-        go.movestogo = None;
+    if go.limits.movestogo == Some(0) {
+        go.limits.movestogo = None;
         go.warnings
             .push("go: movestogo 0 means nothing; ignored".to_string());
     }
@@ -254,15 +248,15 @@ fn parse_go(tokens: &[&str]) -> GoCmd {
 
 fn set_go_value(go: &mut GoCmd, key: &str, value: &str) -> Result<(), String> {
     match key {
-        "wtime" => go.wtime = Some(time(key, value)?),
-        "btime" => go.btime = Some(time(key, value)?),
-        "winc" => go.winc = Some(time(key, value)?),
-        "binc" => go.binc = Some(time(key, value)?),
-        "movetime" => go.movetime = Some(time(key, value)?),
-        "nodes" => go.nodes = Some(count(key, value)?),
-        "movestogo" => go.movestogo = Some(count32(key, value)?),
-        "depth" => go.depth = Some(count32(key, value)?),
-        "mate" => go.mate = Some(count32(key, value)?),
+        "wtime" => go.limits.wtime = Some(time(key, value)?),
+        "btime" => go.limits.btime = Some(time(key, value)?),
+        "winc" => go.limits.winc = Some(time(key, value)?),
+        "binc" => go.limits.binc = Some(time(key, value)?),
+        "movetime" => go.limits.movetime = Some(time(key, value)?),
+        "nodes" => go.limits.nodes = Some(count(key, value)?),
+        "movestogo" => go.limits.movestogo = Some(count32(key, value)?),
+        "depth" => go.limits.depth = Some(count32(key, value)?),
+        "mate" => go.limits.mate = Some(count32(key, value)?),
         "perft" => go.perft = Some(count32(key, value)?),
         _ => unreachable!("not a go keyword with a value: {key}"),
     }
@@ -386,42 +380,50 @@ mod tests {
     #[test]
     fn go_values() {
         let g = go("go wtime 1000 btime -100 winc 10 binc 10 movestogo 40");
-        assert_eq!(g.wtime, Some(1000));
-        assert_eq!(g.btime, Some(0));
-        assert_eq!(g.movestogo, Some(40));
+        assert_eq!(g.limits.wtime, Some(1000));
+        assert_eq!(g.limits.btime, Some(0));
+        assert_eq!(g.limits.movestogo, Some(40));
         assert!(g.warnings.is_empty());
 
         let g = go("go depth 3 nodes 5000 movetime 100 mate 2 infinite ponder");
         assert_eq!(
-            (g.depth, g.nodes, g.movetime, g.mate),
+            (
+                g.limits.depth,
+                g.limits.nodes,
+                g.limits.movetime,
+                g.limits.mate
+            ),
             (Some(3), Some(5000), Some(100), Some(2))
         );
-        assert!(g.infinite && g.ponder);
+        assert!(g.limits.infinite && g.limits.ponder);
 
         let g = go("go searchmoves e2e4 d2d4 depth 2");
         assert_eq!(g.searchmoves, ["e2e4", "d2d4"]);
-        assert_eq!(g.depth, Some(2));
+        assert_eq!(g.limits.depth, Some(2));
 
         assert_eq!(go("go perft 3").perft, Some(3));
-        assert_eq!(go("go wtime 99999999999999999999999").wtime, Some(u64::MAX));
+        assert_eq!(
+            go("go wtime 99999999999999999999999").limits.wtime,
+            Some(u64::MAX)
+        );
     }
 
     #[test]
     fn go_garbage_is_ignored_with_warnings() {
         let g = go("go wtime abc btime 100 foo depth");
-        assert_eq!(g.wtime, None);
-        assert_eq!(g.btime, Some(100));
-        assert_eq!(g.depth, None);
+        assert_eq!(g.limits.wtime, None);
+        assert_eq!(g.limits.btime, Some(100));
+        assert_eq!(g.limits.depth, None);
         assert_eq!(g.warnings.len(), 3, "{:?}", g.warnings);
 
         let g = go("go depth -1 nodes 1.5 wtime depth 2");
-        assert_eq!(g.depth, Some(2));
-        assert_eq!(g.nodes, None);
-        assert_eq!(g.wtime, None);
+        assert_eq!(g.limits.depth, Some(2));
+        assert_eq!(g.limits.nodes, None);
+        assert_eq!(g.limits.wtime, None);
         assert_eq!(g.warnings.len(), 3, "{:?}", g.warnings);
 
         let g = go("go movestogo 0 searchmoves");
-        assert_eq!(g.movestogo, None);
+        assert_eq!(g.limits.movestogo, None);
         assert_eq!(g.warnings.len(), 2);
     }
 }

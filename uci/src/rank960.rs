@@ -2,7 +2,7 @@
 //! search each and ranks them by score.
 
 use castella_engine::value::{to_uci, wdl, MATE_BOUND};
-use castella_engine::{Engine, Event, Limits, Options, Score};
+use castella_engine::{Engine, Limits, Options, Score};
 use castella_movegen::{chess960, Color, Position};
 use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
@@ -224,15 +224,13 @@ fn evaluate_all(config: &Config) -> Vec<Row> {
 }
 
 fn evaluate_one(config: &Config, index: Option<u16>, pos: &Position) -> Row {
-    let mut engine = Engine::new(Arc::new(|_: Event| {}));
-    engine
-        .set_options(Options {
-            hash_mb: config.hash_mb,
-            threads: config.threads,
-            multipv: 1,
-            move_overhead_ms: 0,
-        })
-        .expect("the table size was checked in parse");
+    let options = Options {
+        hash_mb: config.hash_mb,
+        threads: config.threads,
+        multipv: 1,
+        move_overhead_ms: 0,
+    };
+    let mut engine = Engine::silent(options).expect("the table size was checked in parse");
     let (result, nodes) = engine.search_sync(pos, &[], &config.limits);
     let score = if pos.side_to_move() == Color::White {
         result.score

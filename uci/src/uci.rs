@@ -288,15 +288,18 @@ impl Uci {
         if !go.searchmoves.is_empty() && searchmoves.is_empty() {
             info_string("no legal move among the searchmoves; searching all moves");
         }
-        let limits = limits(&go, searchmoves.clone());
+        let limits = Limits {
+            searchmoves: searchmoves.clone(),
+            ..go.limits.clone()
+        };
         *self.shared.lock() = Search {
             root: pos,
             searchmoves,
             chess960: self.chess960,
             show_wdl: self.show_wdl,
             awaiting: true,
-            hold_infinite: go.infinite,
-            hold_ponder: go.ponder,
+            hold_infinite: go.limits.infinite,
+            hold_ponder: go.limits.ponder,
             held: None,
         };
         self.engine.go(pos, self.game.history.clone(), limits);
@@ -364,24 +367,4 @@ fn physical_memory() -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
-}
-
-/// The engine's limits for a `go`.
-#[allow(clippy::needless_update)] // `Limits` may gain fields
-fn limits(go: &GoCmd, searchmoves: Vec<Move>) -> Limits {
-    Limits {
-        wtime: go.wtime,
-        btime: go.btime,
-        winc: go.winc,
-        binc: go.binc,
-        movestogo: go.movestogo,
-        depth: go.depth,
-        nodes: go.nodes,
-        movetime: go.movetime,
-        mate: go.mate,
-        infinite: go.infinite,
-        ponder: go.ponder,
-        searchmoves,
-        ..Default::default()
-    }
 }

@@ -7,9 +7,8 @@
 //! runs of the total time, and the speed-up against the first count.
 
 use castella_engine::bench::POSITIONS;
-use castella_engine::{Engine, Event, Limits, Options};
+use castella_engine::{Engine, Limits, Options};
 use castella_movegen::Position;
-use std::sync::Arc;
 use std::time::Instant;
 
 fn main() {
@@ -34,15 +33,13 @@ fn main() {
     let mut nodes = vec![0u64; threads.len()];
     for run in 0..runs {
         for (i, &t) in threads.iter().enumerate() {
-            let mut engine = Engine::new(Arc::new(|_: Event| {}));
-            engine
-                .set_options(Options {
-                    hash_mb: hash,
-                    threads: t,
-                    multipv: 1,
-                    move_overhead_ms: 0,
-                })
-                .expect("hash fits");
+            let options = Options {
+                hash_mb: hash,
+                threads: t,
+                multipv: 1,
+                move_overhead_ms: 0,
+            };
+            let mut engine = Engine::silent(options).expect("hash fits");
             let limits = Limits {
                 depth: Some(depth),
                 ..Default::default()
