@@ -6,7 +6,8 @@
 //! the `go` limits, and reports through a callback.
 
 pub mod bench;
-mod draw;
+pub mod draw;
+pub mod features;
 mod history;
 mod limits;
 mod movepick;

@@ -2,6 +2,7 @@
 //! principal-variation alpha-beta search and a quiescence search.
 
 use crate::draw::{is_insufficient_material, is_repetition};
+use crate::features::Disabled;
 use crate::history::{bonus, piece12, Context, History};
 use crate::movepick::{is_bad_capture, MovePicker};
 use crate::see::see_ge;
@@ -101,6 +102,8 @@ pub struct Searcher {
     nodes: u64,
     seldepth: usize,
     root_depth: i32,
+    /// Features turned off for an ablation test (all on normally).
+    off: Disabled,
     // Per search:
     tt: Option<Arc<TranspositionTable>>,
     control: Option<Arc<Control>>,
@@ -124,6 +127,7 @@ impl Searcher {
             nodes: 0,
             seldepth: 0,
             root_depth: 0,
+            off: Disabled::from_env(),
             tt: None,
             control: None,
             node_limit: u64::MAX,
@@ -320,7 +324,8 @@ impl Searcher {
     ) {
         let prev = root_moves[pv_idx].prev_score;
         let mut delta = 20;
-        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND && !self.off.aspiration
+        {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
@@ -374,12 +379,12 @@ impl Searcher {
             let child = root.play(mv);
             self.played[0] = mv;
             self.moved[0] = Some(moved_key(root, mv));
-            let ext = child.in_check() as i32;
+            let ext = (child.in_check() && !self.off.check_ext) as i32;
             let new_depth = depth - 1 + ext;
             let score = if i == pv_idx {
                 -self.search(&child, -beta, -alpha, new_depth, 1, false)
             } else {
-                let r = if depth >= 3 && !root.is_noisy(mv) && !child.in_check() {
+                let r = if depth >= 3 && !root.is_noisy(mv) && !child.in_check() && !self.off.lmr {
                     (self.reductions.get(depth, i - pv_idx) - 1).clamp(0, new_depth - 1)
                 } else {
                     0
@@ -502,6 +507,7 @@ impl Searcher {
         if !pv_node && !in_check {
             // Reverse futility: far above beta, assume it holds.
             if depth <= 8
+                && !self.off.rfp
                 && eval.abs() < MATE_BOUND
                 && eval - (80 - 30 * improving as i32) * depth >= beta
             {
@@ -511,7 +517,12 @@ impl Searcher {
             let non_pawn = pos.color(pos.side_to_move())
                 ^ pos.colored(pos.side_to_move(), Piece::Pawn)
                 ^ pos.colored(pos.side_to_move(), Piece::King);
-            if depth >= 3 && eval >= beta && non_pawn.any() && !self.played[ply - 1].is_null() {
+            if depth >= 3
+                && !self.off.nmp
+                && eval >= beta
+                && non_pawn.any()
+                && !self.played[ply - 1].is_null()
+            {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let mut child = *pos;
                 child.make_null();
@@ -530,15 +541,19 @@ impl Searcher {
         }
 
         // Internal iterative reduction: no table move, search shallower first.
-        if depth >= 4 && tt_move.is_null() && (pv_node || cut_node) {
+        if depth >= 4 && tt_move.is_null() && (pv_node || cut_node) && !self.off.iir {
             depth -= 1;
         }
 
         let prev = self.played[ply - 1];
-        let ctx: Context = [
-            self.moved[ply - 1],
-            if ply >= 2 { self.moved[ply - 2] } else { None },
-        ];
+        let ctx: Context = if self.off.cont_hist {
+            [None, None]
+        } else {
+            [
+                self.moved[ply - 1],
+                if ply >= 2 { self.moved[ply - 2] } else { None },
+            ]
+        };
         let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, prev, &ctx, false);
         if picker.len() == 0 {
             return if in_check { mated_in(ply) } else { DRAW };
@@ -561,18 +576,26 @@ impl Searcher {
             if best_score > -MATE_BOUND && ply > 0 {
                 if quiet {
                     let lmp = (3 + depth * depth) / (2 - improving as i32);
-                    if !pv_node && depth <= 8 && moves_searched as i32 >= lmp {
+                    if !pv_node && depth <= 8 && moves_searched as i32 >= lmp && !self.off.lmp {
                         skip_quiets = true;
                         continue;
                     }
-                    if !in_check && depth <= 8 && eval + 100 + 100 * depth <= alpha {
+                    if !in_check
+                        && depth <= 8
+                        && eval + 100 + 100 * depth <= alpha
+                        && !self.off.futility
+                    {
                         skip_quiets = true;
                         continue;
                     }
-                    if depth <= 8 && !see_ge(pos, mv, -50 * depth) {
+                    if depth <= 8 && !self.off.see && !see_ge(pos, mv, -50 * depth) {
                         continue;
                     }
-                } else if depth <= 6 && is_bad_capture(order) && !see_ge(pos, mv, -100 * depth) {
+                } else if depth <= 6
+                    && !self.off.see
+                    && is_bad_capture(order)
+                    && !see_ge(pos, mv, -100 * depth)
+                {
                     continue;
                 }
             }
@@ -582,7 +605,8 @@ impl Searcher {
             let mk = moved_key(pos, mv);
             self.moved[ply] = Some(mk);
             let gives_check = child.in_check();
-            let ext = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            let ext =
+                (gives_check && ply < 2 * self.root_depth as usize && !self.off.check_ext) as i32;
             let new_depth = depth - 1 + ext;
 
             let score = if moves_searched == 0 {
@@ -597,6 +621,7 @@ impl Searcher {
             } else {
                 let mut r = 0;
                 if depth >= 3
+                    && !self.off.lmr
                     && moves_searched > pv_node as usize
                     && (quiet || is_bad_capture(order))
                 {
@@ -637,8 +662,10 @@ impl Searcher {
                             for &(q, qp) in &quiets {
                                 self.history.update_quiet(us, q, qp, &ctx, -b);
                             }
-                            self.history.add_killer(ply, mv);
-                            self.history.set_counter(pos, prev, mv);
+                            if !self.off.killers {
+                                self.history.add_killer(ply, mv);
+                                self.history.set_counter(pos, prev, mv);
+                            }
                         }
                         break;
                     }
