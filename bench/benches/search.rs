@@ -33,6 +33,7 @@ fn bench_search(c: &mut Criterion) {
             threads: 1,
             multipv: 1,
             move_overhead_ms: 0,
+            ponder: false,
         };
         let mut engine = Engine::silent(options).unwrap();
         let limits = Limits {

@@ -25,6 +25,7 @@ pub fn run(depth: u32, out: &mut dyn FnMut(&str)) -> BenchResult {
         threads: 1,
         multipv: 1,
         move_overhead_ms: 0,
+        ponder: false,
     };
     let mut engine = Engine::silent(options).expect("16 MB fits");
     let start = Instant::now();

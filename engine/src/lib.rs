@@ -87,6 +87,9 @@ pub struct Options {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead_ms: u64,
+    /// UCI `Ponder`: the GUI may let us think on the opponent's time, so
+    /// each move may take a little longer.
+    pub ponder: bool,
 }
 
 impl Default for Options {
@@ -96,6 +99,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             move_overhead_ms: 10,
+            ponder: false,
         }
     }
 }
@@ -194,12 +198,7 @@ impl Engine {
         let tt = self.tt.clone();
         let report = self.report.clone();
         let multipv = self.options.multipv;
-        let time = TimeManager::new(
-            &limits,
-            pos.side_to_move(),
-            self.options.move_overhead_ms,
-            start,
-        );
+        let time = TimeManager::new(&limits, pos.side_to_move(), &self.options, start);
         let mut searchers = std::mem::take(&mut self.searchers);
         self.worker = Some(std::thread::spawn(move || {
             let result = search_all(
@@ -232,12 +231,7 @@ impl Engine {
     ) -> (ThreadResult, u64) {
         self.wait();
         let control = Arc::new(Control::new(self.searchers.len(), false));
-        let time = TimeManager::new(
-            limits,
-            pos.side_to_move(),
-            self.options.move_overhead_ms,
-            Instant::now(),
-        );
+        let time = TimeManager::new(limits, pos.side_to_move(), &self.options, Instant::now());
         let result = search_all(
             &mut self.searchers,
             pos,
@@ -389,6 +383,7 @@ mod tests {
                     threads,
                     multipv: 1,
                     move_overhead_ms: 0,
+                    ponder: false,
                 })
                 .unwrap();
             engine.go(
@@ -441,6 +436,7 @@ mod tests {
                 threads: 2,
                 multipv: 1,
                 move_overhead_ms: 0,
+                ponder: false,
             })
             .unwrap();
         let pos = Position::startpos();
@@ -461,6 +457,7 @@ mod tests {
                     threads: 1,
                     multipv: 1,
                     move_overhead_ms: 0,
+                    ponder: false,
                 })
                 .unwrap();
             engine.clear();

@@ -1,7 +1,7 @@
 //! Time management: a soft limit (do not start another iteration past it,
 //! scaled by how settled the search is) and a hard limit (never pass it).
 
-use crate::Limits;
+use crate::{Limits, Options};
 use castella_movegen::Color;
 use std::time::Instant;
 
@@ -16,7 +16,10 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    pub fn new(limits: &Limits, side: Color, overhead_ms: u64, start: Instant) -> TimeManager {
+    /// The budget for `limits`, less `Move Overhead`; with `Ponder` on the
+    /// soft limit grows by a quarter, as the opponent's time is partly ours.
+    pub fn new(limits: &Limits, side: Color, options: &Options, start: Instant) -> TimeManager {
+        let overhead_ms = options.move_overhead_ms;
         let (soft_ms, hard_ms) = if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(overhead_ms).max(1);
             (Some(t), Some(t))
@@ -32,7 +35,10 @@ impl TimeManager {
                     // Plan for 20 more moves (or the moves to go), spend most
                     // of the increment, and never more than 3/4 of the clock.
                     let mtg = limits.movestogo.map_or(20, |m| m.clamp(1, 50)) as u64;
-                    let soft = (avail / mtg + inc * 3 / 4).min(avail / 2);
+                    let mut soft = (avail / mtg + inc * 3 / 4).min(avail / 2);
+                    if options.ponder {
+                        soft += soft / 4;
+                    }
                     let hard = (soft * 4).min(avail * 3 / 4).max(1);
                     (Some(soft.max(1).min(hard)), Some(hard))
                 }
@@ -71,6 +77,14 @@ mod tests {
     #[test]
     fn budgets_stay_inside_the_clock() {
         let now = Instant::now();
+        let opts = Options {
+            move_overhead_ms: 10,
+            ..Default::default()
+        };
+        let pondering = Options {
+            ponder: true,
+            ..opts.clone()
+        };
         for (time, inc, mtg) in [
             (10_000, 100, None),
             (50, 0, None),
@@ -84,13 +98,15 @@ mod tests {
                 movestogo: mtg,
                 ..Default::default()
             };
-            let tm = TimeManager::new(&limits, Color::White, 10, now);
-            let (s, h) = (tm.soft_ms.unwrap(), tm.hard_ms.unwrap());
-            assert!(s <= h, "{time} {inc}");
-            assert!(
-                h <= time.saturating_sub(10).max(1),
-                "{time} {inc}: hard {h}"
-            );
+            for options in [&opts, &pondering] {
+                let tm = TimeManager::new(&limits, Color::White, options, now);
+                let (s, h) = (tm.soft_ms.unwrap(), tm.hard_ms.unwrap());
+                assert!(s <= h, "{time} {inc}");
+                assert!(
+                    h <= time.saturating_sub(10).max(1),
+                    "{time} {inc}: hard {h}"
+                );
+            }
         }
         let tm = TimeManager::new(
             &Limits {
@@ -98,12 +114,35 @@ mod tests {
                 ..Default::default()
             },
             Color::Black,
-            10,
+            &opts,
             now,
         );
         assert_eq!(tm.hard_ms, Some(490));
-        assert!(TimeManager::new(&Limits::default(), Color::White, 10, now)
-            .hard_ms
-            .is_none());
+        assert!(
+            TimeManager::new(&Limits::default(), Color::White, &opts, now)
+                .hard_ms
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn ponder_spends_a_quarter_more() {
+        let limits = Limits {
+            wtime: Some(60_000),
+            ..Default::default()
+        };
+        let now = Instant::now();
+        let plain = Options::default();
+        let ponder = Options {
+            ponder: true,
+            ..Default::default()
+        };
+        let a = TimeManager::new(&limits, Color::White, &plain, now)
+            .soft_ms
+            .unwrap();
+        let b = TimeManager::new(&limits, Color::White, &ponder, now)
+            .soft_ms
+            .unwrap();
+        assert_eq!(b, a + a / 4);
     }
 }

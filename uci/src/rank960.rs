@@ -229,6 +229,7 @@ fn evaluate_one(config: &Config, index: Option<u16>, pos: &Position) -> Row {
         threads: config.threads,
         multipv: 1,
         move_overhead_ms: 0,
+        ponder: false,
     };
     let mut engine = Engine::silent(options).expect("the table size was checked in parse");
     let (result, nodes) = engine.search_sync(pos, &[], &config.limits);

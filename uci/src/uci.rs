@@ -245,9 +245,7 @@ impl Uci {
             (Id::MultiPv, Value::Int(n)) => self.set_engine(|o| o.multipv = n as usize),
             (Id::MoveOverhead, Value::Int(n)) => self.set_engine(|o| o.move_overhead_ms = n as u64),
             (Id::ClearHash, _) => self.engine.clear(),
-            // Pondering is driven by `go ponder`; the engine has no use for
-            // the setting itself yet.
-            (Id::Ponder, _) => {}
+            (Id::Ponder, Value::Bool(b)) => self.set_engine(|o| o.ponder = b),
             (Id::Chess960, Value::Bool(b)) => self.chess960 = b,
             (Id::ShowWdl, Value::Bool(b)) => self.show_wdl = b,
             _ => {}

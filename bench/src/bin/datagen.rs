@@ -116,6 +116,7 @@ fn play_game(index: usize, config: &Config) -> Vec<String> {
         threads: 1,
         multipv: 1,
         move_overhead_ms: 0,
+        ponder: false,
     };
     let mut engine = Engine::silent(options).expect("16 MB fits");
     let limits = Limits {

@@ -38,6 +38,7 @@ fn main() {
                 threads: t,
                 multipv: 1,
                 move_overhead_ms: 0,
+                ponder: false,
             };
             let mut engine = Engine::silent(options).expect("hash fits");
             let limits = Limits {
