@@ -243,3 +243,43 @@ fn main() {
         config.out
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(seed: u64) -> Config {
+        Config {
+            games: 2,
+            nodes: 300,
+            random_plies: 8,
+            seed,
+            threads: Some(1),
+            out: String::new(),
+        }
+    }
+
+    #[test]
+    fn games_are_labelled_and_repeatable() {
+        let c = config(3);
+        let lines: Vec<String> = (0..2).flat_map(|i| play_game(i, &c)).collect();
+        assert!(!lines.is_empty());
+        for line in &lines {
+            let (fen, label) = line.rsplit_once(' ').expect("FEN and label");
+            assert!(["[1.0]", "[0.5]", "[0.0]"].contains(&label), "{line}");
+            let pos = Position::from_fen(fen).expect("a valid FEN");
+            assert!(!pos.in_check(), "{line}");
+        }
+        // One label per game: every line of a game carries the same result.
+        let first = play_game(0, &c);
+        assert!(first
+            .windows(2)
+            .all(|w| w[0].rsplit_once(' ').unwrap().1 == w[1].rsplit_once(' ').unwrap().1));
+        assert_eq!(play_game(0, &c), first, "same seed, same game");
+        assert_ne!(
+            play_game(0, &config(4)),
+            first,
+            "another seed, another game"
+        );
+    }
+}
