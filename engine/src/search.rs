@@ -684,7 +684,9 @@ impl Searcher {
         } else {
             TtBound::Upper
         };
-        let stored_eval = if in_check { 0 } else { eval };
+        // The static evaluation, not the table-adjusted guess: the next probe
+        // adjusts it again by the bound it then finds.
+        let stored_eval = if in_check { 0 } else { raw_eval };
         self.tt().store(
             key,
             best_move,
