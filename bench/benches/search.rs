@@ -28,13 +28,7 @@ fn bench_search(c: &mut Criterion) {
     group.sample_size(10);
     for (name, fen, depth) in POSITIONS {
         let pos = Position::from_fen(fen).unwrap();
-        let options = Options {
-            hash_mb: 16,
-            threads: 1,
-            multipv: 1,
-            move_overhead_ms: 0,
-            ponder: false,
-        };
+        let options = Options::fixed(16, 1);
         let mut engine = Engine::silent(options).unwrap();
         let limits = Limits {
             depth: Some(depth),

@@ -20,13 +20,7 @@ pub struct BenchResult {
 /// Runs the bench, writing one line per position through `out`, and returns
 /// the totals (the caller prints the final `<nodes> nodes <nps> nps`).
 pub fn run(depth: u32, out: &mut dyn FnMut(&str)) -> BenchResult {
-    let options = Options {
-        hash_mb: 16,
-        threads: 1,
-        multipv: 1,
-        move_overhead_ms: 0,
-        ponder: false,
-    };
+    let options = Options::fixed(16, 1);
     let mut engine = Engine::silent(options).expect("16 MB fits");
     let start = Instant::now();
     let mut total = 0;

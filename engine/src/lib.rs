@@ -92,6 +92,20 @@ pub struct Options {
     pub ponder: bool,
 }
 
+impl Options {
+    /// Settings for searches with fixed limits (bench, tools, tests): no
+    /// move overhead, one principal variation, no pondering.
+    pub fn fixed(hash_mb: usize, threads: usize) -> Options {
+        Options {
+            hash_mb,
+            threads,
+            multipv: 1,
+            move_overhead_ms: 0,
+            ponder: false,
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Options {
         Options {
@@ -377,15 +391,7 @@ mod tests {
         let pos = Position::chess960(333).unwrap();
         let mut expected = 0;
         for (threads, hash) in [(1, 1), (3, 2), (2, 8), (4, 1)] {
-            engine
-                .set_options(Options {
-                    hash_mb: hash,
-                    threads,
-                    multipv: 1,
-                    move_overhead_ms: 0,
-                    ponder: false,
-                })
-                .unwrap();
+            engine.set_options(Options::fixed(hash, threads)).unwrap();
             engine.go(
                 pos,
                 vec![],
@@ -430,15 +436,7 @@ mod tests {
     #[test]
     fn node_counts_are_summed_over_threads() {
         let (mut engine, _) = engine();
-        engine
-            .set_options(Options {
-                hash_mb: 4,
-                threads: 2,
-                multipv: 1,
-                move_overhead_ms: 0,
-                ponder: false,
-            })
-            .unwrap();
+        engine.set_options(Options::fixed(4, 2)).unwrap();
         let pos = Position::startpos();
         let (result, nodes) = engine.search_sync(
             &pos,
@@ -451,15 +449,7 @@ mod tests {
         assert!(pos.is_legal(result.best));
         assert!(nodes > 0);
         let (_, one) = {
-            engine
-                .set_options(Options {
-                    hash_mb: 4,
-                    threads: 1,
-                    multipv: 1,
-                    move_overhead_ms: 0,
-                    ponder: false,
-                })
-                .unwrap();
+            engine.set_options(Options::fixed(4, 1)).unwrap();
             engine.clear();
             engine.search_sync(
                 &pos,

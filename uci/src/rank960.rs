@@ -224,13 +224,7 @@ fn evaluate_all(config: &Config) -> Vec<Row> {
 }
 
 fn evaluate_one(config: &Config, index: Option<u16>, pos: &Position) -> Row {
-    let options = Options {
-        hash_mb: config.hash_mb,
-        threads: config.threads,
-        multipv: 1,
-        move_overhead_ms: 0,
-        ponder: false,
-    };
+    let options = Options::fixed(config.hash_mb, config.threads);
     let mut engine = Engine::silent(options).expect("the table size was checked in parse");
     let (result, nodes) = engine.search_sync(pos, &[], &config.limits);
     let score = if pos.side_to_move() == Color::White {

@@ -111,13 +111,7 @@ fn play_game(index: usize, config: &Config) -> Vec<String> {
         return Vec::new();
     }
 
-    let options = Options {
-        hash_mb: 16,
-        threads: 1,
-        multipv: 1,
-        move_overhead_ms: 0,
-        ponder: false,
-    };
+    let options = Options::fixed(16, 1);
     let mut engine = Engine::silent(options).expect("16 MB fits");
     let limits = Limits {
         nodes: Some(config.nodes),

@@ -33,13 +33,7 @@ fn main() {
     let mut nodes = vec![0u64; threads.len()];
     for run in 0..runs {
         for (i, &t) in threads.iter().enumerate() {
-            let options = Options {
-                hash_mb: hash,
-                threads: t,
-                multipv: 1,
-                move_overhead_ms: 0,
-                ponder: false,
-            };
+            let options = Options::fixed(hash, t);
             let mut engine = Engine::silent(options).expect("hash fits");
             let limits = Limits {
                 depth: Some(depth),
