@@ -5,9 +5,12 @@
 //! CASTELLA_DISABLE=nmp,lmr castella
 //! ```
 //!
-//! The variable is read once, when the first searcher is made. Engine users
-//! never need it; with it unset every feature is on.
+//! Evaluation terms can be named there too (`mobility`, `king`, ... see
+//! [`castella_eval::SWITCHABLE_TERMS`]). The variable is read once, when the
+//! first searcher is made. Engine users never need it; with it unset every
+//! feature is on.
 
+use castella_eval::SWITCHABLE_TERMS;
 use std::sync::OnceLock;
 
 /// The environment variable that lists the features to turn off.
@@ -38,6 +41,9 @@ pub struct Disabled {
     pub killers: bool,
     /// Continuation history (ordering and reductions).
     pub cont_hist: bool,
+    /// Evaluation terms to switch off, one bit per entry of
+    /// [`castella_eval::SWITCHABLE_TERMS`].
+    pub eval_terms: u16,
 }
 
 impl Disabled {
@@ -73,11 +79,16 @@ impl Disabled {
                 "check_ext" => &mut d.check_ext,
                 "killers" => &mut d.killers,
                 "cont_hist" => &mut d.cont_hist,
-                _ => {
-                    return Err(format!(
-                        "unknown feature '{name}' (known: {})",
-                        Disabled::NAMES.join(", ")
-                    ))
+                lower => {
+                    let Some(i) = SWITCHABLE_TERMS.iter().position(|&t| t == lower) else {
+                        return Err(format!(
+                            "unknown feature '{name}' (known: {}; evaluation terms: {})",
+                            Disabled::NAMES.join(", "),
+                            SWITCHABLE_TERMS.join(", ")
+                        ));
+                    };
+                    d.eval_terms |= 1 << i;
+                    continue;
                 }
             };
             *flag = true;
@@ -85,16 +96,29 @@ impl Disabled {
         Ok(d)
     }
 
-    /// The switches from the environment, read once per process. A bad list
-    /// is reported on stderr and ignored.
+    /// The switches from the environment, read once per process; the
+    /// evaluation terms among them are switched off in the evaluation then.
+    /// A bad list is reported on stderr and ignored.
     pub fn from_env() -> Disabled {
         static CACHE: OnceLock<Disabled> = OnceLock::new();
-        *CACHE.get_or_init(|| match std::env::var(ENV_VAR) {
-            Ok(list) => Disabled::parse(&list).unwrap_or_else(|e| {
-                eprintln!("{ENV_VAR}: {e}; every feature stays on");
-                Disabled::default()
-            }),
-            Err(_) => Disabled::default(),
+        *CACHE.get_or_init(|| {
+            let d = match std::env::var(ENV_VAR) {
+                Ok(list) => Disabled::parse(&list).unwrap_or_else(|e| {
+                    eprintln!("{ENV_VAR}: {e}; every feature stays on");
+                    Disabled::default()
+                }),
+                Err(_) => Disabled::default(),
+            };
+            let terms: Vec<&str> = SWITCHABLE_TERMS
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| d.eval_terms & (1 << i) != 0)
+                .map(|(_, &t)| t)
+                .collect();
+            if let Err(e) = castella_eval::switch_off_terms(&terms) {
+                eprintln!("{ENV_VAR}: {e}");
+            }
+            d
         })
     }
 }
@@ -109,6 +133,8 @@ mod tests {
         let d = Disabled::parse(" NMP, lmr ,").unwrap();
         assert!(d.nmp && d.lmr && !d.rfp);
         assert!(Disabled::parse("nmp,bogus").is_err());
+        let d = Disabled::parse("Mobility,tempo,lmr").unwrap();
+        assert!(d.lmr && d.eval_terms == 0b1000_0100);
     }
 
     #[test]
@@ -116,6 +142,9 @@ mod tests {
         for name in Disabled::NAMES {
             let d = Disabled::parse(name).unwrap();
             assert_ne!(d, Disabled::default(), "{name}");
+        }
+        for name in SWITCHABLE_TERMS {
+            assert_ne!(Disabled::parse(name).unwrap().eval_terms, 0, "{name}");
         }
     }
 }

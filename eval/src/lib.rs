@@ -34,6 +34,7 @@ use castella_movegen::{Bitboard, Color, Piece, Position};
 use masks::{pawn_attacks_all, push};
 use params::Params;
 use score::{taper, Score};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Material values in centipawns, pawn to king (king 0), for SEE and
 /// MVV-LVA in the search. The evaluation's own, phase-dependent values are
@@ -43,6 +44,32 @@ pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 0];
 /// The evaluation never leaves this range, far from the search's mate
 /// scores.
 const EVAL_LIMIT: i32 = 8000;
+
+/// Terms switched off for an ablation test, one bit per [`Term`]; zero
+/// (every term on) unless [`switch_off_terms`] was called.
+static TERMS_OFF: AtomicU32 = AtomicU32::new(0);
+
+/// The terms [`switch_off_terms`] accepts: all but material and the
+/// piece-square tables, which every other term is measured against.
+pub const SWITCHABLE_TERMS: [&str; 8] = [
+    "pawns", "passed", "mobility", "pieces", "threats", "king", "chess960", "tempo",
+];
+
+/// Turns the named terms off (see [`SWITCHABLE_TERMS`]) in every later
+/// evaluation of this process, to measure in self-play what each is worth.
+/// Engine users never need it. Nothing changes if a name is unknown.
+pub fn switch_off_terms(names: &[&str]) -> Result<(), String> {
+    let mut mask = 0;
+    for name in names {
+        let term = Term::ALL
+            .iter()
+            .position(|t| t.switch_name() == Some(name.to_ascii_lowercase().as_str()))
+            .ok_or_else(|| format!("unknown evaluation term '{name}'"))?;
+        mask |= 1 << term;
+    }
+    TERMS_OFF.fetch_or(mask, Ordering::Relaxed);
+    Ok(())
+}
 
 /// The default weights, as a static so every call reads the same tables.
 static DEFAULT_PARAMS: Params = Params::DEFAULT;
@@ -116,6 +143,21 @@ impl Term {
             Term::King => "King safety",
             Term::Chess960 => "Chess960",
             Term::Tempo => "Tempo",
+        }
+    }
+
+    /// The name [`switch_off_terms`] knows it by, if it can be switched off.
+    const fn switch_name(self) -> Option<&'static str> {
+        match self {
+            Term::Material | Term::Psqt => None,
+            Term::Pawns => Some("pawns"),
+            Term::Passed => Some("passed"),
+            Term::Mobility => Some("mobility"),
+            Term::Pieces => Some("pieces"),
+            Term::Threats => Some("threats"),
+            Term::King => Some("king"),
+            Term::Chess960 => Some("chess960"),
+            Term::Tempo => Some("tempo"),
         }
     }
 }
@@ -207,9 +249,18 @@ impl Breakdown {
     /// The sum of every term, White's minus Black's.
     #[inline(always)]
     pub(crate) fn total(&self) -> Score {
+        let off = TERMS_OFF.load(Ordering::Relaxed);
+        if off == 0 {
+            return self
+                .terms
+                .iter()
+                .fold(Score::ZERO, |sum, t| sum + t[0] - t[1]);
+        }
         self.terms
             .iter()
-            .fold(Score::ZERO, |sum, t| sum + t[0] - t[1])
+            .enumerate()
+            .filter(|&(i, _)| off & (1 << i) == 0)
+            .fold(Score::ZERO, |sum, (_, t)| sum + t[0] - t[1])
     }
 
     /// The final score in centipawns from White's point of view.

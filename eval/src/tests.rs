@@ -280,3 +280,16 @@ fn timing() {
     let frc = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
     println!("{}", explain(&Position::from_fen(frc).unwrap()));
 }
+
+#[test]
+fn every_switchable_term_is_a_term() {
+    for name in crate::SWITCHABLE_TERMS {
+        assert!(
+            Term::ALL.iter().any(|t| t.switch_name() == Some(name)),
+            "{name}"
+        );
+    }
+    // Errors leave the mask alone, so this cannot disturb the other tests.
+    assert!(crate::switch_off_terms(&["material"]).is_err());
+    assert!(crate::switch_off_terms(&["bogus"]).is_err());
+}
