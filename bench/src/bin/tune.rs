@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! tune --data FILE.epd [--epochs N] [--steps S] [--lr X] [--k K]
-//!      [--local-passes N] [--out params.txt] [--threads T]
+//!      [--local-passes N] [--l2 X] [--out params.txt] [--threads T]
 //! tune --apply params.txt
 //! ```
 //!
@@ -33,6 +33,9 @@
 //! king-safety units move 8 times less).
 //! The rounded weights are then checked against the real evaluation; an
 //! epoch that makes the real error worse is undone and halves the rate.
+//! `--l2 X` adds `X * sum(((w - default) / 100)^2)` to the loss (Adam's
+//! part only), which keeps weights that few positions inform near their
+//! hand-set values.
 //! `--local-passes N` finishes with the classic Texel local search (each
 //! weight ±1, kept when the error drops), which needs no linearisation.
 //!
@@ -60,6 +63,7 @@ struct Options {
     lr: f64,
     k: Option<f64>,
     local_passes: usize,
+    l2: f64,
     out: String,
     threads: Option<usize>,
 }
@@ -73,6 +77,7 @@ fn parse_options() -> Result<Options, String> {
         lr: 0.5,
         k: None,
         local_passes: 0,
+        l2: 0.0,
         out: "tuned-params.txt".into(),
         threads: None,
     };
@@ -89,6 +94,7 @@ fn parse_options() -> Result<Options, String> {
             "--lr" => o.lr = value()?.parse().map_err(|_| bad("lr"))?,
             "--k" => o.k = Some(value()?.parse().map_err(|_| bad("k"))?),
             "--local-passes" => o.local_passes = value()?.parse().map_err(|_| bad("passes"))?,
+            "--l2" => o.l2 = value()?.parse().map_err(|_| bad("l2"))?,
             "--threads" => o.threads = Some(value()?.parse().map_err(|_| bad("threads"))?),
             _ => return Err(format!("unknown argument {flag}")),
         }
@@ -98,7 +104,7 @@ fn parse_options() -> Result<Options, String> {
 
 fn main() {
     let o = parse_options().unwrap_or_else(|e| {
-        eprintln!("tune: {e}\nusage: tune --data FILE [--epochs N] [--steps S] [--lr X] [--k K] [--local-passes N] [--out FILE] [--threads T]\n       tune --apply FILE");
+        eprintln!("tune: {e}\nusage: tune --data FILE [--epochs N] [--steps S] [--lr X] [--k K] [--local-passes N] [--l2 X] [--out FILE] [--threads T]\n       tune --apply FILE");
         std::process::exit(2);
     });
     if let Some(t) = o.threads {
@@ -370,6 +376,17 @@ fn linear_gradient(lin: &Linear, results: &[f64], delta: &[f64], k: f64) -> (f64
     (sum / n, grad.into_iter().map(|g| g / n).collect())
 }
 
+/// The `--l2` term of the loss: `l2` times the summed squares of each
+/// weight's distance from its default, in pawns.
+fn l2_penalty(theta: &[f64], defaults: &[f64], l2: f64) -> f64 {
+    theta
+        .iter()
+        .zip(defaults)
+        .map(|(a, b)| ((a - b) / 100.0).powi(2))
+        .sum::<f64>()
+        * l2
+}
+
 /// Adam's running moments.
 struct Adam {
     m: Vec<f64>,
@@ -481,6 +498,8 @@ fn tune(path: &str, o: &Options) -> Result<(), String> {
     });
     let mut best = error(&samples, &Params::DEFAULT, k);
     eprintln!("K = {k:.4}, error with the default weights {best:.7}");
+    let defaults: Vec<f64> = best_theta.iter().map(|&x| x as f64).collect();
+    let penalty = |theta: &[f64]| l2_penalty(theta, &defaults, o.l2);
 
     let mut theta: Vec<f64> = best_theta.iter().map(|&x| x as f64).collect();
     let (mut adam, mut lr) = (Adam::new(theta.len()), o.lr);
@@ -492,16 +511,20 @@ fn tune(path: &str, o: &Options) -> Result<(), String> {
         let mut model_err = 0.0;
         for _ in 0..o.steps {
             let delta: Vec<f64> = theta.iter().zip(&origin).map(|(a, b)| a - b).collect();
-            let (err, grad) = linear_gradient(&lin, &results, &delta, k);
-            model_err = err;
+            let (err, mut grad) = linear_gradient(&lin, &results, &delta, k);
+            model_err = err + penalty(&theta);
+            for (g, (t, d)) in grad.iter_mut().zip(theta.iter().zip(&defaults)) {
+                *g += 2.0 * o.l2 * (t - d) / 10_000.0;
+            }
             adam.step(&mut theta, &grad, lr, &rate);
         }
         let rounded: Vec<i32> = theta.iter().map(|x| x.round() as i32).collect();
+        let as_f64: Vec<f64> = rounded.iter().map(|&x| x as f64).collect();
         let real = error(
             &samples,
             &Params::from_vec(&rounded).expect("weight count"),
             k,
-        );
+        ) + penalty(&as_f64);
         let nnz = lin.entries.len() as f64 / samples.len() as f64;
         eprintln!(
             "epoch {epoch}: model error {model_err:.7}, real error {real:.7} (best {best:.7}), lr {lr}, \
@@ -603,6 +626,14 @@ mod tests {
         assert_eq!((samples.len(), skipped, in_check), (2, 1, 1));
         // e4xd5 wins a pawn: the quiet leaf is after the capture.
         assert_eq!(samples[1].pos.fen(), "4k3/8/8/3P4/8/8/8/4K3 b - - 0 1");
+    }
+
+    #[test]
+    fn l2_penalty_grows_with_the_distance_from_the_defaults() {
+        let defaults = [100.0, -20.0];
+        assert_eq!(l2_penalty(&defaults, &defaults, 0.5), 0.0);
+        assert!((l2_penalty(&[300.0, -20.0], &defaults, 0.5) - 2.0).abs() < 1e-12);
+        assert_eq!(l2_penalty(&[300.0, 80.0], &defaults, 0.0), 0.0);
     }
 
     #[test]
