@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Relabels tuner data with Stockfish's static evaluation.
 
-Reads `FEN [result]` lines (datagen's output), asks Stockfish (`eval`
+Reads `FEN [result]` lines (datagen's output; pgn-to-epd.py's
+`FEN 1-0` works too), asks Stockfish (`eval`
 command, UCI_Chess960 on) for its static evaluation of each position and
 writes `FEN [target]`, where target blends the game result with Stockfish's
 expected score:
@@ -23,7 +24,8 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 
 FINAL = re.compile(r"^Final evaluation\s+([-+]?\d+\.\d+)")
-RESULT = re.compile(r"\[([01](?:\.\d+)?)\]\s*$")
+RESULT = re.compile(r"(?:\[([01](?:\.\d+)?)\]|(1-0|0-1|1/2-1/2))\s*$")
+SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
 def label_chunk(args):
@@ -51,7 +53,8 @@ def label_chunk(args):
         if cp is None:
             continue
         expected = 1 / (1 + 10 ** (-cp / 210))
-        target = lam * expected + (1 - lam) * float(m.group(1))
+        result = float(m.group(1)) if m.group(1) else SCORES[m.group(2)]
+        target = lam * expected + (1 - lam) * result
         out.append(f"{fen} [{target:.4f}]")
     sf.stdin.write("quit\n")
     sf.wait()

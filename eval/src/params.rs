@@ -118,7 +118,7 @@ macro_rules! params {
 
 params! {
     /// Material, pawn to king (the king's entry is unused).
-    material: [Score; 6] = [S(82, 94), S(337, 281), S(365, 297), S(477, 512), S(1025, 936), S(0, 0)],
+    material: [Score; 6] = [S(93, 82), S(355, 315), S(370, 325), S(504, 556), S(1074, 1009), S(0, 0)],
 
     /// Piece-square tables `[piece][row][file]`: row 0 is rank 8 from the
     /// owner's side, file 0..3 is a..d (mirrored onto h..e). PeSTO's tables
@@ -129,194 +129,194 @@ params! {
         // Pawn
         [
             [S(0, 0), S(0, 0), S(0, 0), S(0, 0)],
-            [S(22, 91), S(42, 85), S(47, 73), S(41, 70)],
-            [S(-7, 45), S(8, 46), S(21, 35), S(24, 31)],
-            [S(-9, 12), S(8, 10), S(5, 4), S(11, 1)],
-            [S(-13, 3), S(2, 3), S(0, -3), S(7, -4)],
-            [S(-10, -1), S(7, 2), S(0, -3), S(-2, 0)],
-            [S(-14, 2), S(9, 3), S(1, 2), S(-10, 6)],
+            [S(16, 49), S(50, 80), S(53, 75), S(50, 74)],
+            [S(11, 8), S(-6, 29), S(19, 32), S(20, 14)],
+            [S(4, 4), S(1, 5), S(14, 0), S(18, 3)],
+            [S(-16, 5), S(-10, 1), S(6, -8), S(17, -8)],
+            [S(-27, 1), S(-14, 4), S(-12, 2), S(-10, 11)],
+            [S(-23, 9), S(-3, 9), S(-4, 11), S(-6, 23)],
             [S(0, 0), S(0, 0), S(0, 0), S(0, 0)],
         ],
         // Knight
         [
-            [S(-69, -39), S(-26, -25), S(-33, -10), S(3, -15)],
-            [S(-23, -19), S(-9, -8), S(34, -13), S(15, -3)],
-            [S(-1, -16), S(33, -10), S(42, 0), S(37, 2)],
-            [S(3, -9), S(9, 3), S(22, 8), S(23, 11)],
-            [S(-5, -9), S(6, -1), S(9, 8), S(10, 10)],
-            [S(-10, -11), S(4, -6), S(7, -1), S(7, 6)],
-            [S(-12, -22), S(-17, -11), S(2, -8), S(-1, -2)],
-            [S(-32, -23), S(-10, -25), S(-22, -10), S(-13, -9)],
+            [S(-67, -41), S(-36, -26), S(-26, -3), S(-6, -23)],
+            [S(-20, -21), S(-23, -7), S(22, -5), S(13, 1)],
+            [S(-5, -8), S(19, -6), S(34, 5), S(47, 6)],
+            [S(6, -1), S(11, 6), S(23, 11), S(35, 16)],
+            [S(5, -16), S(5, 4), S(18, 11), S(20, 13)],
+            [S(-13, -15), S(1, -10), S(10, -1), S(12, 19)],
+            [S(-19, -18), S(-9, -26), S(1, -12), S(12, -11)],
+            [S(-30, -26), S(-20, -16), S(-20, -12), S(-6, -13)],
         ],
         // Bishop
         [
-            [S(-9, -10), S(3, -10), S(-31, -5), S(-16, -4)],
-            [S(-18, -6), S(9, -2), S(10, -2), S(4, -4)],
-            [S(-5, 2), S(19, -2), S(23, 2), S(19, -1)],
-            [S(-2, 0), S(3, 3), S(14, 6), S(22, 6)],
-            [S(-1, -4), S(6, 0), S(6, 6), S(15, 7)],
-            [S(3, -7), S(8, -3), S(11, 3), S(7, 6)],
-            [S(1, -10), S(12, -8), S(9, -4), S(2, 1)],
-            [S(-14, -10), S(-11, -4), S(-7, -10), S(-9, -4)],
+            [S(-34, -22), S(-2, 2), S(-42, 1), S(-24, -17)],
+            [S(-14, -2), S(-29, -10), S(1, 6), S(-14, -6)],
+            [S(3, 0), S(27, 13), S(18, -15), S(42, 9)],
+            [S(-6, 4), S(2, 29), S(17, 9), S(32, 26)],
+            [S(1, 2), S(3, 5), S(18, 12), S(22, 11)],
+            [S(13, -15), S(18, -2), S(-1, -4), S(13, 8)],
+            [S(7, -10), S(1, -28), S(16, -11), S(15, -2)],
+            [S(-3, -26), S(-2, -15), S(-1, -1), S(-3, 1)],
         ],
         // Rook
         [
-            [S(19, 5), S(18, 5), S(10, 8), S(29, 7)],
-            [S(18, 4), S(15, 5), S(31, 4), S(36, 2)],
-            [S(3, 1), S(20, 1), S(18, 1), S(13, 2)],
-            [S(-11, 2), S(-5, 1), S(11, 4), S(13, 1)],
-            [S(-15, -2), S(-5, -1), S(-5, 1), S(2, 0)],
-            [S(-20, -5), S(-8, -2), S(-4, -4), S(-4, -2)],
-            [S(-29, -2), S(-6, -4), S(-2, -2), S(-3, -2)],
-            [S(-11, -7), S(-13, 2), S(2, -3), S(8, -2)],
+            [S(24, 16), S(11, 13), S(16, 20), S(28, 23)],
+            [S(16, 11), S(13, 8), S(26, 6), S(32, 1)],
+            [S(16, 15), S(23, 5), S(30, 5), S(19, 11)],
+            [S(7, 8), S(27, 0), S(-2, 9), S(16, 6)],
+            [S(-21, -3), S(3, 1), S(-26, 16), S(-9, 8)],
+            [S(-12, -10), S(-26, -1), S(-15, -3), S(-9, -3)],
+            [S(-44, -12), S(-10, -18), S(-6, -11), S(-8, -14)],
+            [S(-19, -3), S(5, -14), S(12, -19), S(15, -14)],
         ],
         // Queen
         [
-            [S(4, 3), S(11, 8), S(18, 10), S(18, 14)],
-            [S(8, -4), S(-3, 13), S(13, 14), S(-4, 25)],
-            [S(11, -3), S(8, 6), S(16, 11), S(9, 24)],
-            [S(-7, 10), S(-7, 20), S(0, 16), S(-4, 26)],
-            [S(-3, 1), S(-6, 17), S(-3, 13), S(-3, 20)],
-            [S(-2, -3), S(4, -4), S(-2, 8), S(-2, 4)],
-            [S(-9, -14), S(-3, -15), S(7, -13), S(3, -8)],
-            [S(-13, -19), S(-12, -12), S(-9, -14), S(-1, -12)],
+            [S(-7, 6), S(6, 9), S(34, 24), S(35, 26)],
+            [S(-3, 11), S(-11, 29), S(8, 29), S(-10, 37)],
+            [S(5, 8), S(12, 2), S(18, 25), S(14, 29)],
+            [S(-15, 19), S(-13, 31), S(1, 32), S(10, 38)],
+            [S(-9, 15), S(-14, 24), S(7, 20), S(-6, 37)],
+            [S(-9, -17), S(3, 12), S(-2, 14), S(-3, -3)],
+            [S(-12, -5), S(4, -30), S(17, -34), S(20, -36)],
+            [S(-18, -41), S(-2, -27), S(9, -50), S(12, -27)],
         ],
         // King
         [
-            [S(-26, -46), S(13, -16), S(-9, -2), S(-36, -15)],
-            [S(0, -1), S(-20, 20), S(-12, 26), S(-8, 17)],
-            [S(-16, 12), S(23, 31), S(4, 34), S(-18, 18)],
-            [S(-27, -3), S(-17, 24), S(-19, 29), S(-29, 27)],
-            [S(-50, -15), S(-17, 3), S(-36, 22), S(-43, 26)],
-            [S(-21, -14), S(-15, 2), S(-26, 14), S(-45, 22)],
-            [S(5, -22), S(8, -8), S(-12, 4), S(-54, 14)],
-            [S(-1, -48), S(30, -29), S(-8, -18), S(-23, -20)],
+            [S(-26, -53), S(14, -18), S(-8, -20), S(-34, -8)],
+            [S(14, -7), S(-20, 22), S(-10, 10), S(-1, 21)],
+            [S(-9, 2), S(18, 23), S(-11, 29), S(-34, 22)],
+            [S(-20, 1), S(-13, 24), S(-31, 24), S(-40, 29)],
+            [S(-40, -15), S(-4, 10), S(-33, 19), S(-39, 33)],
+            [S(-38, -5), S(0, 1), S(-20, 15), S(-28, 21)],
+            [S(-1, -22), S(12, -11), S(-15, 7), S(-30, 13)],
+            [S(-30, -45), S(10, -20), S(-22, -11), S(-32, -13)],
         ],
     ],
 
     // ---- Pawn structure (pawns.rs), indexed by relative rank ----------
 
     /// A pawn with another of ours in front of it on the same file.
-    doubled: Score = S(-10, -20),
+    doubled: Score = S(-12, -22),
     /// A pawn with no pawn of ours on either neighbouring file.
-    isolated: Score = S(-6, -12),
+    isolated: Score = S(-5, -6),
     /// A pawn whose neighbours have all advanced past it and whose stop
     /// square an enemy pawn controls.
-    backward: Score = S(-6, -8),
+    backward: Score = S(-5, -16),
     /// A pawn with a pawn of ours beside it on the same rank.
     phalanx: [Score; 8] = [
-        S(0, 0), S(2, 1), S(4, 2), S(8, 5), S(14, 10), S(24, 20), S(40, 30), S(0, 0),
+        S(0, 0), S(4, -1), S(8, 4), S(11, 13), S(13, 28), S(32, 32), S(41, 35), S(0, 0),
     ],
     /// A pawn defended by a pawn of ours.
     supported: [Score; 8] = [
-        S(0, 0), S(0, 0), S(8, 4), S(8, 5), S(12, 8), S(20, 15), S(30, 25), S(0, 0),
+        S(0, 0), S(0, 0), S(16, 7), S(13, 6), S(17, 17), S(53, 17), S(38, 35), S(0, 0),
     ],
 
     // ---- Passed pawns (pawns.rs) --------------------------------------
 
     /// A passed pawn: no enemy pawn in front on its own or adjacent files.
     passed: [Score; 8] = [
-        S(0, 0), S(2, 8), S(3, 12), S(8, 22), S(18, 40), S(35, 70), S(60, 110), S(0, 0),
+        S(0, 0), S(-5, 1), S(-4, 5), S(-7, 15), S(7, 32), S(42, 50), S(75, 68), S(0, 0),
     ],
     /// Extra for a passed pawn whose stop square is empty and not attacked
     /// by the enemy.
     passed_free: [Score; 8] = [
-        S(0, 0), S(0, 0), S(0, 2), S(2, 5), S(5, 12), S(10, 25), S(20, 45), S(0, 0),
+        S(0, 0), S(11, 6), S(-13, 9), S(-2, 21), S(-7, 28), S(10, 44), S(28, 60), S(0, 0),
     ],
     /// Extra for a passed pawn defended by one of our pawns.
-    passed_supported: Score = S(4, 12),
+    passed_supported: Score = S(-8, 12),
     /// Per square of distance from our king to the stop square, times a
     /// weight growing with the pawn's rank.
-    passed_own_king: Score = S(0, -2),
+    passed_own_king: Score = S(2, -6),
     /// Per square of distance from the enemy king to the stop square, times
     /// the same weight.
-    passed_enemy_king: Score = S(0, 4),
+    passed_enemy_king: Score = S(-3, 11),
 
     // ---- Pieces (pieces.rs) -------------------------------------------
 
     /// Knight mobility by number of safe squares (0..=8).
     knight_mobility: [Score; 9] = [
-        S(-33, -34), S(-28, -26), S(-8, -15), S(-3, -10), S(0, 0), S(5, 2), S(9, 4), S(13, 6),
-        S(17, 8),
+        S(-42, -50), S(-25, -23), S(-12, -3), S(-4, 0), S(5, 10), S(8, 13), S(16, 11), S(16, 6),
+        S(14, -8),
     ],
     /// Bishop mobility (0..=13).
     bishop_mobility: [Score; 14] = [
-        S(-50, -46), S(-37, -32), S(-20, -26), S(-12, -18), S(-7, -14), S(0, -6), S(0, 0),
-        S(4, 1), S(5, 4), S(8, 6), S(13, 9), S(15, 12), S(19, 13), S(22, 17),
+        S(-39, -54), S(-34, -32), S(-15, -29), S(-8, -12), S(-3, -9), S(3, -3), S(6, 5),
+        S(3, 7), S(3, 9), S(12, 5), S(4, 7), S(-3, 14), S(12, 12), S(8, 15),
     ],
     /// Rook mobility (0..=14).
     rook_mobility: [Score; 15] = [
-        S(-45, -82), S(-27, -55), S(-15, -42), S(-14, -32), S(-13, -20), S(-8, -9), S(-5, -8),
-        S(0, 0), S(6, 4), S(6, 7), S(6, 12), S(8, 15), S(14, 17), S(14, 19), S(19, 21),
+        S(-39, -96), S(-27, -48), S(-16, -34), S(-13, -29), S(-11, -18), S(-10, -6), S(1, -7),
+        S(2, 2), S(1, 8), S(7, 13), S(8, 10), S(9, 18), S(20, 19), S(15, 22), S(4, 23),
     ],
     /// Queen mobility (0..=27).
     queen_mobility: [Score; 28] = [
-        S(-49, -69), S(-43, -61), S(-39, -53), S(-39, -43), S(-26, -34), S(-22, -28),
-        S(-23, -26), S(-16, -20), S(-14, -19), S(-8, -12), S(-2, -12), S(-1, -9), S(0, 0),
-        S(1, 2), S(1, 3), S(1, 4), S(1, 5), S(2, 6), S(3, 9), S(4, 10), S(11, 12), S(18, 18),
-        S(18, 19), S(19, 19), S(22, 22), S(23, 24), S(23, 25), S(25, 39),
+        S(-56, -100), S(-46, -80), S(-30, -58), S(-28, -43), S(-22, -39), S(-15, -26),
+        S(-11, -26), S(-10, -17), S(-6, -20), S(-6, -3), S(-3, 1), S(-5, 8), S(-7, 12),
+        S(-3, 16), S(-5, 17), S(2, 19), S(2, 17), S(-5, 13), S(9, 15), S(14, 17), S(19, 18), S(15, 13),
+        S(16, 16), S(16, 17), S(22, 22), S(23, 23), S(23, 25), S(25, 39),
     ],
     /// Two bishops on squares of opposite colours.
-    bishop_pair: Score = S(30, 50),
+    bishop_pair: Score = S(32, 57),
     /// A rook on a file with no pawns.
-    rook_open_file: Score = S(25, 10),
+    rook_open_file: Score = S(40, 1),
     /// A rook on a file with enemy pawns only.
-    rook_half_open_file: Score = S(12, 6),
+    rook_half_open_file: Score = S(17, 13),
     /// A rook on the 7th rank with the enemy king on the 8th or enemy pawns
     /// on the 7th.
-    rook_on_seventh: Score = S(10, 20),
+    rook_on_seventh: Score = S(-13, 23),
     /// A knight on ranks 4 to 6, defended by a pawn, that no enemy pawn can
     /// ever attack.
-    knight_outpost: Score = S(20, 10),
+    knight_outpost: Score = S(28, 16),
     /// The same for a bishop.
-    bishop_outpost: Score = S(10, 5),
+    bishop_outpost: Score = S(20, 2),
 
     // ---- Threats (threats.rs), indexed by the attacked piece ----------
 
     /// An enemy piece attacked by one of our pawns.
-    threat_by_pawn: [Score; 6] = [S(0, 0), S(35, 20), S(35, 20), S(50, 25), S(50, 25), S(0, 0)],
+    threat_by_pawn: [Score; 6] = [S(0, 0), S(59, 23), S(67, 24), S(45, 33), S(59, 20), S(0, 0)],
     /// An enemy rook or queen attacked by one of our knights or bishops.
-    threat_by_minor: [Score; 6] = [S(0, 0), S(0, 0), S(0, 0), S(25, 15), S(30, 15), S(0, 0)],
+    threat_by_minor: [Score; 6] = [S(0, 0), S(0, 0), S(0, 0), S(48, 24), S(48, 20), S(0, 0)],
     /// An enemy queen attacked by one of our rooks.
-    threat_by_rook: Score = S(30, 10),
+    threat_by_rook: Score = S(51, 13),
 
     // ---- King safety (king.rs) ----------------------------------------
 
     /// Attack units per king-zone square attacked, by attacker (pawn and
     /// king unused).
-    king_attack_weight: [i32; 6] = [0, 2, 2, 3, 5, 0],
+    king_attack_weight: [i32; 6] = [0, 2, 3, 3, 3, 0],
     /// Attack units for a safe check available to an attacker kind.
-    king_safe_check: [i32; 6] = [0, 6, 5, 8, 7, 0],
+    king_safe_check: [i32; 6] = [0, 10, 4, 8, 9, 0],
     /// Units removed when the attacker has no queen.
-    king_no_queen: i32 = 12,
+    king_no_queen: i32 = 17,
     /// The king-safety penalty is `units² × king_danger / 1024`.
-    king_danger: Score = S(256, 64),
+    king_danger: Score = S(258, 64),
     /// Pawn shield per file around the king, by distance of our nearest
     /// pawn in front of the king: none, 1, 2, 3 or more ranks.
-    pawn_shield: [Score; 4] = [S(-18, 0), S(16, 0), S(6, 0), S(-6, 0)],
+    pawn_shield: [Score; 4] = [S(-23, -3), S(10, -7), S(2, -8), S(-5, -8)],
     /// Pawn storm per file around the king, by distance of the nearest enemy
     /// pawn in front of it: none (or 5 and more), 1, 2, 3, 4 ranks.
-    pawn_storm: [Score; 5] = [S(0, 0), S(-6, 0), S(-28, -4), S(-14, 0), S(-6, 0)],
+    pawn_storm: [Score; 5] = [S(-6, 7), S(18, 12), S(-34, 8), S(-12, 8), S(-7, 10)],
 
     // ---- Chess960 (chess960.rs) ---------------------------------------
 
     /// A bishop on a long diagonal that sees two centre squares past pawns.
-    long_diagonal_bishop: Score = S(15, 0),
+    long_diagonal_bishop: Score = S(25, 24),
     /// A knight or bishop still on our back rank.
-    undeveloped_minor: Score = S(-10, 0),
+    undeveloped_minor: Score = S(8, -7),
     /// A bishop in one of our corners whose diagonal is closed by one of our
     /// pawns (b2 for a bishop on a1): 4x when that pawn cannot advance, 2x
     /// when a second pawn of ours stands next on the diagonal (c3).
-    cornered_bishop: Score = S(-25, -25),
+    cornered_bishop: Score = S(-14, -30),
     /// A knight in one of our corners with no safe square to go to.
-    cornered_knight: Score = S(-15, -10),
+    cornered_knight: Score = S(-3, -36),
     /// Our pawn attacked by the enemy and defended by nothing.
-    hanging_pawn: Score = S(-10, -15),
+    hanging_pawn: Score = S(-3, -27),
 
     // ---- Tempo --------------------------------------------------------
 
     /// The side to move's bonus.
-    tempo: Score = S(15, 10),
+    tempo: Score = S(23, 10),
 }
 
 #[cfg(test)]
