@@ -118,7 +118,7 @@ macro_rules! params {
 
 params! {
     /// Material, pawn to king (the king's entry is unused).
-    material: [Score; 6] = [S(93, 82), S(355, 315), S(370, 325), S(504, 556), S(1074, 1009), S(0, 0)],
+    material: [Score; 6] = [S(91, 86), S(341, 327), S(361, 335), S(489, 570), S(1067, 1020), S(0, 0)],
 
     /// Piece-square tables `[piece][row][file]`: row 0 is rank 8 from the
     /// owner's side, file 0..3 is a..d (mirrored onto h..e). PeSTO's tables
@@ -129,105 +129,105 @@ params! {
         // Pawn
         [
             [S(0, 0), S(0, 0), S(0, 0), S(0, 0)],
-            [S(16, 49), S(50, 80), S(53, 75), S(50, 74)],
-            [S(11, 8), S(-6, 29), S(19, 32), S(20, 14)],
-            [S(4, 4), S(1, 5), S(14, 0), S(18, 3)],
-            [S(-16, 5), S(-10, 1), S(6, -8), S(17, -8)],
-            [S(-27, 1), S(-14, 4), S(-12, 2), S(-10, 11)],
-            [S(-23, 9), S(-3, 9), S(-4, 11), S(-6, 23)],
+            [S(41, 36), S(44, 81), S(51, 81), S(41, 68)],
+            [S(9, 14), S(-4, 23), S(14, 27), S(30, 16)],
+            [S(5, 7), S(2, 5), S(15, 3), S(22, -8)],
+            [S(-15, 4), S(-11, 6), S(4, 0), S(16, -7)],
+            [S(-29, 4), S(-15, 3), S(-16, 8), S(-12, 9)],
+            [S(-23, 11), S(-3, 10), S(-10, 17), S(-9, 19)],
             [S(0, 0), S(0, 0), S(0, 0), S(0, 0)],
         ],
         // Knight
         [
-            [S(-67, -41), S(-36, -26), S(-26, -3), S(-6, -23)],
-            [S(-20, -21), S(-23, -7), S(22, -5), S(13, 1)],
-            [S(-5, -8), S(19, -6), S(34, 5), S(47, 6)],
-            [S(6, -1), S(11, 6), S(23, 11), S(35, 16)],
-            [S(5, -16), S(5, 4), S(18, 11), S(20, 13)],
-            [S(-13, -15), S(1, -10), S(10, -1), S(12, 19)],
-            [S(-19, -18), S(-9, -26), S(1, -12), S(12, -11)],
-            [S(-30, -26), S(-20, -16), S(-20, -12), S(-6, -13)],
+            [S(-69, -36), S(-49, -25), S(-33, -5), S(-8, -18)],
+            [S(-25, -13), S(-25, -3), S(14, -4), S(10, 3)],
+            [S(-13, -5), S(21, -7), S(38, 7), S(44, 8)],
+            [S(8, -2), S(13, 5), S(24, 13), S(33, 18)],
+            [S(13, -19), S(10, 8), S(18, 14), S(18, 12)],
+            [S(-11, -22), S(2, -13), S(11, 0), S(19, 8)],
+            [S(-18, -24), S(-3, -16), S(2, -17), S(15, -12)],
+            [S(-36, -32), S(-23, -14), S(-16, -14), S(-6, -15)],
         ],
         // Bishop
         [
-            [S(-34, -22), S(-2, 2), S(-42, 1), S(-24, -17)],
-            [S(-14, -2), S(-29, -10), S(1, 6), S(-14, -6)],
-            [S(3, 0), S(27, 13), S(18, -15), S(42, 9)],
-            [S(-6, 4), S(2, 29), S(17, 9), S(32, 26)],
-            [S(1, 2), S(3, 5), S(18, 12), S(22, 11)],
-            [S(13, -15), S(18, -2), S(-1, -4), S(13, 8)],
-            [S(7, -10), S(1, -28), S(16, -11), S(15, -2)],
-            [S(-3, -26), S(-2, -15), S(-1, -1), S(-3, 1)],
+            [S(-38, -23), S(-12, 8), S(-45, 9), S(-24, -13)],
+            [S(-13, -2), S(-28, -13), S(-8, 14), S(-21, 8)],
+            [S(8, -1), S(25, 10), S(21, -26), S(35, 8)],
+            [S(4, 2), S(4, 23), S(14, 12), S(28, 19)],
+            [S(-8, 1), S(3, 8), S(19, 12), S(25, 16)],
+            [S(8, -18), S(18, 1), S(3, -12), S(15, 10)],
+            [S(10, -9), S(12, -33), S(19, -9), S(16, -2)],
+            [S(1, -22), S(-2, -7), S(-1, 3), S(-3, -5)],
         ],
         // Rook
         [
-            [S(24, 16), S(11, 13), S(16, 20), S(28, 23)],
-            [S(16, 11), S(13, 8), S(26, 6), S(32, 1)],
-            [S(16, 15), S(23, 5), S(30, 5), S(19, 11)],
-            [S(7, 8), S(27, 0), S(-2, 9), S(16, 6)],
-            [S(-21, -3), S(3, 1), S(-26, 16), S(-9, 8)],
-            [S(-12, -10), S(-26, -1), S(-15, -3), S(-9, -3)],
-            [S(-44, -12), S(-10, -18), S(-6, -11), S(-8, -14)],
-            [S(-19, -3), S(5, -14), S(12, -19), S(15, -14)],
+            [S(25, 20), S(1, 21), S(17, 20), S(29, 20)],
+            [S(17, 11), S(11, 9), S(29, 9), S(38, 6)],
+            [S(13, 17), S(19, 9), S(32, 6), S(30, 10)],
+            [S(6, 9), S(16, 3), S(-4, 12), S(7, 10)],
+            [S(-20, 4), S(0, 0), S(-25, 16), S(-16, 8)],
+            [S(-15, -11), S(-16, -12), S(-15, -6), S(-13, -7)],
+            [S(-48, -6), S(-6, -23), S(-1, -17), S(-2, -14)],
+            [S(-21, -2), S(3, -14), S(14, -16), S(18, -16)],
         ],
         // Queen
         [
-            [S(-7, 6), S(6, 9), S(34, 24), S(35, 26)],
-            [S(-3, 11), S(-11, 29), S(8, 29), S(-10, 37)],
-            [S(5, 8), S(12, 2), S(18, 25), S(14, 29)],
-            [S(-15, 19), S(-13, 31), S(1, 32), S(10, 38)],
-            [S(-9, 15), S(-14, 24), S(7, 20), S(-6, 37)],
-            [S(-9, -17), S(3, 12), S(-2, 14), S(-3, -3)],
-            [S(-12, -5), S(4, -30), S(17, -34), S(20, -36)],
-            [S(-18, -41), S(-2, -27), S(9, -50), S(12, -27)],
+            [S(-15, 6), S(2, 8), S(41, 25), S(39, 22)],
+            [S(-13, 16), S(-15, 38), S(-3, 38), S(-15, 52)],
+            [S(1, 14), S(4, 10), S(21, 33), S(17, 36)],
+            [S(-7, 18), S(-13, 40), S(-5, 44), S(-1, 43)],
+            [S(-13, 17), S(-6, 29), S(3, 22), S(-9, 37)],
+            [S(-5, -17), S(3, 15), S(4, 13), S(-1, 7)],
+            [S(-4, -6), S(8, -42), S(20, -48), S(21, -42)],
+            [S(-9, -58), S(6, -34), S(13, -57), S(19, -47)],
         ],
         // King
         [
-            [S(-26, -53), S(14, -18), S(-8, -20), S(-34, -8)],
-            [S(14, -7), S(-20, 22), S(-10, 10), S(-1, 21)],
-            [S(-9, 2), S(18, 23), S(-11, 29), S(-34, 22)],
-            [S(-20, 1), S(-13, 24), S(-31, 24), S(-40, 29)],
-            [S(-40, -15), S(-4, 10), S(-33, 19), S(-39, 33)],
-            [S(-38, -5), S(0, 1), S(-20, 15), S(-28, 21)],
-            [S(-1, -22), S(12, -11), S(-15, 7), S(-30, 13)],
-            [S(-30, -45), S(10, -20), S(-22, -11), S(-32, -13)],
+            [S(-28, -67), S(19, -15), S(-3, -20), S(-32, -10)],
+            [S(20, -23), S(-12, 34), S(-5, 10), S(7, 16)],
+            [S(0, 8), S(7, 19), S(-18, 36), S(-41, 30)],
+            [S(-20, 7), S(-16, 24), S(-35, 31), S(-51, 35)],
+            [S(-50, -9), S(1, 11), S(-31, 27), S(-41, 33)],
+            [S(-40, -4), S(11, -2), S(-9, 12), S(-17, 18)],
+            [S(-10, -19), S(12, -11), S(-16, 5), S(-23, 7)],
+            [S(-34, -46), S(1, -23), S(-25, -11), S(-39, -16)],
         ],
     ],
 
     // ---- Pawn structure (pawns.rs), indexed by relative rank ----------
 
     /// A pawn with another of ours in front of it on the same file.
-    doubled: Score = S(-12, -22),
+    doubled: Score = S(-19, -20),
     /// A pawn with no pawn of ours on either neighbouring file.
-    isolated: Score = S(-5, -6),
+    isolated: Score = S(-5, -7),
     /// A pawn whose neighbours have all advanced past it and whose stop
     /// square an enemy pawn controls.
-    backward: Score = S(-5, -16),
+    backward: Score = S(-4, -14),
     /// A pawn with a pawn of ours beside it on the same rank.
     phalanx: [Score; 8] = [
-        S(0, 0), S(4, -1), S(8, 4), S(11, 13), S(13, 28), S(32, 32), S(41, 35), S(0, 0),
+        S(0, 0), S(4, -2), S(8, 2), S(11, 10), S(10, 34), S(36, 42), S(43, 44), S(0, 0),
     ],
     /// A pawn defended by a pawn of ours.
     supported: [Score; 8] = [
-        S(0, 0), S(0, 0), S(16, 7), S(13, 6), S(17, 17), S(53, 17), S(38, 35), S(0, 0),
+        S(0, 0), S(0, 0), S(19, 6), S(13, 5), S(13, 16), S(38, 24), S(36, 41), S(0, 0),
     ],
 
     // ---- Passed pawns (pawns.rs) --------------------------------------
 
     /// A passed pawn: no enemy pawn in front on its own or adjacent files.
     passed: [Score; 8] = [
-        S(0, 0), S(-5, 1), S(-4, 5), S(-7, 15), S(7, 32), S(42, 50), S(75, 68), S(0, 0),
+        S(0, 0), S(-6, 3), S(-11, 3), S(-12, 15), S(10, 33), S(53, 46), S(84, 56), S(0, 0),
     ],
     /// Extra for a passed pawn whose stop square is empty and not attacked
     /// by the enemy.
     passed_free: [Score; 8] = [
-        S(0, 0), S(11, 6), S(-13, 9), S(-2, 21), S(-7, 28), S(10, 44), S(28, 60), S(0, 0),
+        S(0, 0), S(7, 8), S(-4, 6), S(1, 15), S(-9, 29), S(5, 63), S(32, 85), S(0, 0),
     ],
     /// Extra for a passed pawn defended by one of our pawns.
-    passed_supported: Score = S(-8, 12),
+    passed_supported: Score = S(1, 10),
     /// Per square of distance from our king to the stop square, times a
     /// weight growing with the pawn's rank.
-    passed_own_king: Score = S(2, -6),
+    passed_own_king: Score = S(1, -6),
     /// Per square of distance from the enemy king to the stop square, times
     /// the same weight.
     passed_enemy_king: Score = S(-3, 11),
@@ -236,87 +236,87 @@ params! {
 
     /// Knight mobility by number of safe squares (0..=8).
     knight_mobility: [Score; 9] = [
-        S(-42, -50), S(-25, -23), S(-12, -3), S(-4, 0), S(5, 10), S(8, 13), S(16, 11), S(16, 6),
-        S(14, -8),
+        S(-38, -51), S(-23, -22), S(-12, -2), S(-5, 3), S(3, 11), S(7, 16), S(13, 12), S(15, 9),
+        S(12, -7),
     ],
     /// Bishop mobility (0..=13).
     bishop_mobility: [Score; 14] = [
-        S(-39, -54), S(-34, -32), S(-15, -29), S(-8, -12), S(-3, -9), S(3, -3), S(6, 5),
-        S(3, 7), S(3, 9), S(12, 5), S(4, 7), S(-3, 14), S(12, 12), S(8, 15),
+        S(-36, -56), S(-31, -36), S(-14, -24), S(-8, -9), S(-2, -5), S(2, -1), S(6, 7),
+        S(4, 8), S(7, 10), S(13, 8), S(10, 9), S(-7, 15), S(11, 9), S(-6, 14),
     ],
     /// Rook mobility (0..=14).
     rook_mobility: [Score; 15] = [
-        S(-39, -96), S(-27, -48), S(-16, -34), S(-13, -29), S(-11, -18), S(-10, -6), S(1, -7),
-        S(2, 2), S(1, 8), S(7, 13), S(8, 10), S(9, 18), S(20, 19), S(15, 22), S(4, 23),
+        S(-41, -97), S(-27, -52), S(-17, -30), S(-12, -24), S(-10, -13), S(-8, -4), S(-2, -2),
+        S(1, 4), S(3, 10), S(6, 14), S(11, 12), S(8, 20), S(23, 17), S(16, 21), S(-3, 21),
     ],
     /// Queen mobility (0..=27).
     queen_mobility: [Score; 28] = [
-        S(-56, -100), S(-46, -80), S(-30, -58), S(-28, -43), S(-22, -39), S(-15, -26),
-        S(-11, -26), S(-10, -17), S(-6, -20), S(-6, -3), S(-3, 1), S(-5, 8), S(-7, 12),
-        S(-3, 16), S(-5, 17), S(2, 19), S(2, 17), S(-5, 13), S(9, 15), S(14, 17), S(19, 18), S(15, 13),
-        S(16, 16), S(16, 17), S(22, 22), S(23, 23), S(23, 25), S(25, 39),
+        S(-63, -126), S(-50, -88), S(-34, -59), S(-30, -37), S(-22, -41), S(-16, -27),
+        S(-11, -31), S(-9, -12), S(-5, -13), S(-4, -1), S(-1, 8), S(0, 14), S(-5, 17),
+        S(-5, 22), S(-4, 22), S(0, 24), S(1, 22), S(-1, 17), S(13, 20), S(12, 14), S(18, 19), S(13, 9),
+        S(19, 17), S(21, 21), S(21, 19), S(24, 23), S(23, 25), S(24, 37),
     ],
     /// Two bishops on squares of opposite colours.
-    bishop_pair: Score = S(32, 57),
+    bishop_pair: Score = S(25, 55),
     /// A rook on a file with no pawns.
-    rook_open_file: Score = S(40, 1),
+    rook_open_file: Score = S(38, 1),
     /// A rook on a file with enemy pawns only.
-    rook_half_open_file: Score = S(17, 13),
+    rook_half_open_file: Score = S(13, 14),
     /// A rook on the 7th rank with the enemy king on the 8th or enemy pawns
     /// on the 7th.
-    rook_on_seventh: Score = S(-13, 23),
+    rook_on_seventh: Score = S(-15, 24),
     /// A knight on ranks 4 to 6, defended by a pawn, that no enemy pawn can
     /// ever attack.
-    knight_outpost: Score = S(28, 16),
+    knight_outpost: Score = S(29, 15),
     /// The same for a bishop.
-    bishop_outpost: Score = S(20, 2),
+    bishop_outpost: Score = S(27, 2),
 
     // ---- Threats (threats.rs), indexed by the attacked piece ----------
 
     /// An enemy piece attacked by one of our pawns.
-    threat_by_pawn: [Score; 6] = [S(0, 0), S(59, 23), S(67, 24), S(45, 33), S(59, 20), S(0, 0)],
+    threat_by_pawn: [Score; 6] = [S(0, 0), S(55, 17), S(64, 29), S(41, 34), S(53, 10), S(0, 0)],
     /// An enemy rook or queen attacked by one of our knights or bishops.
-    threat_by_minor: [Score; 6] = [S(0, 0), S(0, 0), S(0, 0), S(48, 24), S(48, 20), S(0, 0)],
+    threat_by_minor: [Score; 6] = [S(0, 0), S(0, 0), S(0, 0), S(48, 21), S(46, 23), S(0, 0)],
     /// An enemy queen attacked by one of our rooks.
-    threat_by_rook: Score = S(51, 13),
+    threat_by_rook: Score = S(56, 12),
 
     // ---- King safety (king.rs) ----------------------------------------
 
     /// Attack units per king-zone square attacked, by attacker (pawn and
     /// king unused).
-    king_attack_weight: [i32; 6] = [0, 2, 3, 3, 3, 0],
+    king_attack_weight: [i32; 6] = [0, 3, 2, 3, 3, 0],
     /// Attack units for a safe check available to an attacker kind.
-    king_safe_check: [i32; 6] = [0, 10, 4, 8, 9, 0],
+    king_safe_check: [i32; 6] = [0, 9, 6, 10, 10, 0],
     /// Units removed when the attacker has no queen.
-    king_no_queen: i32 = 17,
+    king_no_queen: i32 = 19,
     /// The king-safety penalty is `units² × king_danger / 1024`.
-    king_danger: Score = S(258, 64),
+    king_danger: Score = S(230, 88),
     /// Pawn shield per file around the king, by distance of our nearest
     /// pawn in front of the king: none, 1, 2, 3 or more ranks.
-    pawn_shield: [Score; 4] = [S(-23, -3), S(10, -7), S(2, -8), S(-5, -8)],
+    pawn_shield: [Score; 4] = [S(-22, 1), S(13, -5), S(3, -4), S(-3, -5)],
     /// Pawn storm per file around the king, by distance of the nearest enemy
     /// pawn in front of it: none (or 5 and more), 1, 2, 3, 4 ranks.
-    pawn_storm: [Score; 5] = [S(-6, 7), S(18, 12), S(-34, 8), S(-12, 8), S(-7, 10)],
+    pawn_storm: [Score; 5] = [S(-6, 5), S(27, 10), S(-45, 7), S(-16, 8), S(-8, 8)],
 
     // ---- Chess960 (chess960.rs) ---------------------------------------
 
     /// A bishop on a long diagonal that sees two centre squares past pawns.
-    long_diagonal_bishop: Score = S(25, 24),
+    long_diagonal_bishop: Score = S(21, 32),
     /// A knight or bishop still on our back rank.
-    undeveloped_minor: Score = S(8, -7),
+    undeveloped_minor: Score = S(12, -9),
     /// A bishop in one of our corners whose diagonal is closed by one of our
     /// pawns (b2 for a bishop on a1): 4x when that pawn cannot advance, 2x
     /// when a second pawn of ours stands next on the diagonal (c3).
-    cornered_bishop: Score = S(-14, -30),
+    cornered_bishop: Score = S(-16, -30),
     /// A knight in one of our corners with no safe square to go to.
-    cornered_knight: Score = S(-3, -36),
+    cornered_knight: Score = S(-6, -42),
     /// Our pawn attacked by the enemy and defended by nothing.
-    hanging_pawn: Score = S(-3, -27),
+    hanging_pawn: Score = S(-1, -24),
 
     // ---- Tempo --------------------------------------------------------
 
     /// The side to move's bonus.
-    tempo: Score = S(23, 10),
+    tempo: Score = S(25, 16),
 }
 
 #[cfg(test)]
