@@ -41,6 +41,8 @@ pub struct Disabled {
     pub killers: bool,
     /// Continuation history (ordering and reductions).
     pub cont_hist: bool,
+    /// Damping the static evaluation by the fifty-move counter.
+    pub rule50: bool,
     /// Evaluation terms to switch off, one bit per entry of
     /// [`castella_eval::SWITCHABLE_TERMS`].
     pub eval_terms: u16,
@@ -48,7 +50,7 @@ pub struct Disabled {
 
 impl Disabled {
     /// Every name [`Disabled::parse`] accepts, in field order.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "aspiration",
         "rfp",
         "nmp",
@@ -60,6 +62,7 @@ impl Disabled {
         "check_ext",
         "killers",
         "cont_hist",
+        "rule50",
     ];
 
     /// Parses a comma-separated list of feature names (case-insensitive;
@@ -79,6 +82,7 @@ impl Disabled {
                 "check_ext" => &mut d.check_ext,
                 "killers" => &mut d.killers,
                 "cont_hist" => &mut d.cont_hist,
+                "rule50" => &mut d.rule50,
                 lower => {
                     let Some(i) = SWITCHABLE_TERMS.iter().position(|&t| t == lower) else {
                         return Err(format!(

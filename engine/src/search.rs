@@ -136,6 +136,18 @@ impl Searcher {
         }
     }
 
+    /// The static evaluation, damped as the fifty-move counter grows (to
+    /// half at 100 plies), so that in a won position the search prefers
+    /// lines that make progress (a capture or a pawn move) to shuffling.
+    #[inline]
+    fn static_eval(&self, pos: &Position) -> i32 {
+        let v = evaluate(pos);
+        if self.off.rule50 {
+            return v;
+        }
+        v * (200 - pos.halfmove_clock().min(100) as i32) / 200
+    }
+
     fn tt(&self) -> &TranspositionTable {
         self.tt.as_deref().expect("set for the search")
     }
@@ -371,7 +383,7 @@ impl Searcher {
         self.evals[0] = if root.in_check() {
             -INFINITE
         } else {
-            evaluate(root)
+            self.static_eval(root)
         };
         #[allow(clippy::needless_range_loop)]
         for i in pv_idx..root_moves.len() {
@@ -455,7 +467,7 @@ impl Searcher {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return if pos.in_check() { DRAW } else { evaluate(pos) };
+            return if pos.in_check() { DRAW } else { self.static_eval(pos) };
         }
         // Mate distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -485,7 +497,7 @@ impl Searcher {
         let raw_eval = if in_check {
             0
         } else {
-            entry.map_or_else(|| evaluate(pos), |e| e.eval)
+            entry.map_or_else(|| self.static_eval(pos), |e| e.eval)
         };
         let eval = match entry {
             _ if in_check => -INFINITE,
@@ -712,7 +724,7 @@ impl Searcher {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate(pos) };
+            return if in_check { DRAW } else { self.static_eval(pos) };
         }
         let key = pos.key();
         let entry = self.tt().probe(key);
@@ -730,7 +742,7 @@ impl Searcher {
         let stand_pat = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| evaluate(pos), |e| e.eval)
+            entry.map_or_else(|| self.static_eval(pos), |e| e.eval)
         };
         if stand_pat >= beta {
             return stand_pat;
