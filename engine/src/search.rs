@@ -467,7 +467,11 @@ impl Searcher {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return if pos.in_check() { DRAW } else { self.static_eval(pos) };
+            return if pos.in_check() {
+                DRAW
+            } else {
+                self.static_eval(pos)
+            };
         }
         // Mate distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -724,7 +728,11 @@ impl Searcher {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { self.static_eval(pos) };
+            return if in_check {
+                DRAW
+            } else {
+                self.static_eval(pos)
+            };
         }
         let key = pos.key();
         let entry = self.tt().probe(key);
@@ -855,5 +863,24 @@ impl Searcher {
         for (i, rm) in root_moves.iter().take(multipv).enumerate() {
             report(Event::Info(self.info(root, rm, i, depth, Bound::Exact)));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn static_eval_fades_with_the_fifty_move_counter() {
+        let searcher = Searcher::new(0);
+        let fen = |clock: u32| format!("8/5k2/8/3R4/8/8/2K5/8 w - - {clock} 80");
+        let fresh = Position::from_fen(&fen(0)).unwrap();
+        assert_eq!(searcher.static_eval(&fresh), evaluate(&fresh));
+        let stale = Position::from_fen(&fen(100)).unwrap();
+        let v = evaluate(&stale);
+        assert!(v > 300, "a rook up: {v}");
+        assert_eq!(searcher.static_eval(&stale), v / 2);
+        let half = Position::from_fen(&fen(50)).unwrap();
+        assert_eq!(searcher.static_eval(&half), v * 3 / 4);
     }
 }
