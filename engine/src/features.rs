@@ -6,11 +6,10 @@
 //! ```
 //!
 //! Evaluation terms can be named there too (`mobility`, `king`, ... see
-//! [`castella_eval::SWITCHABLE_TERMS`]). The variable is read once, when the
+//! [`castella_eval::switchable_terms`]). The variable is read once, when the
 //! first searcher is made. Engine users never need it; with it unset every
 //! feature is on.
 
-use castella_eval::SWITCHABLE_TERMS;
 use std::sync::OnceLock;
 
 /// The environment variable that lists the features to turn off.
@@ -43,9 +42,9 @@ pub struct Disabled {
     pub cont_hist: bool,
     /// Damping the static evaluation by the fifty-move counter.
     pub rule50: bool,
-    /// Evaluation terms to switch off, one bit per entry of
-    /// [`castella_eval::SWITCHABLE_TERMS`].
-    pub eval_terms: u16,
+    /// Evaluation terms to switch off (an OR of
+    /// [`castella_eval::term_switch`] values).
+    pub eval_terms: u32,
 }
 
 impl Disabled {
@@ -84,14 +83,15 @@ impl Disabled {
                 "cont_hist" => &mut d.cont_hist,
                 "rule50" => &mut d.rule50,
                 lower => {
-                    let Some(i) = SWITCHABLE_TERMS.iter().position(|&t| t == lower) else {
+                    let Some(switch) = castella_eval::term_switch(lower) else {
+                        let terms: Vec<&str> = castella_eval::switchable_terms().collect();
                         return Err(format!(
                             "unknown feature '{name}' (known: {}; evaluation terms: {})",
                             Disabled::NAMES.join(", "),
-                            SWITCHABLE_TERMS.join(", ")
+                            terms.join(", ")
                         ));
                     };
-                    d.eval_terms |= 1 << i;
+                    d.eval_terms |= switch;
                     continue;
                 }
             };
@@ -113,15 +113,7 @@ impl Disabled {
                 }),
                 Err(_) => Disabled::default(),
             };
-            let terms: Vec<&str> = SWITCHABLE_TERMS
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| d.eval_terms & (1 << i) != 0)
-                .map(|(_, &t)| t)
-                .collect();
-            if let Err(e) = castella_eval::switch_off_terms(&terms) {
-                eprintln!("{ENV_VAR}: {e}");
-            }
+            castella_eval::switch_off_terms(d.eval_terms);
             d
         })
     }
@@ -138,7 +130,8 @@ mod tests {
         assert!(d.nmp && d.lmr && !d.rfp);
         assert!(Disabled::parse("nmp,bogus").is_err());
         let d = Disabled::parse("Mobility,tempo,lmr").unwrap();
-        assert!(d.lmr && d.eval_terms == 0b1000_0100);
+        let switch = |n| castella_eval::term_switch(n).unwrap();
+        assert!(d.lmr && d.eval_terms == switch("mobility") | switch("tempo"));
     }
 
     #[test]
@@ -147,7 +140,7 @@ mod tests {
             let d = Disabled::parse(name).unwrap();
             assert_ne!(d, Disabled::default(), "{name}");
         }
-        for name in SWITCHABLE_TERMS {
+        for name in castella_eval::switchable_terms() {
             assert_ne!(Disabled::parse(name).unwrap().eval_terms, 0, "{name}");
         }
     }

@@ -49,26 +49,27 @@ const EVAL_LIMIT: i32 = 8000;
 /// (every term on) unless [`switch_off_terms`] was called.
 static TERMS_OFF: AtomicU32 = AtomicU32::new(0);
 
-/// The terms [`switch_off_terms`] accepts: all but material and the
-/// piece-square tables, which every other term is measured against.
-pub const SWITCHABLE_TERMS: [&str; 8] = [
-    "pawns", "passed", "mobility", "pieces", "threats", "king", "chess960", "tempo",
-];
+/// The names of the terms that can be switched off: all but material and
+/// the piece-square tables, which every other term is measured against.
+pub fn switchable_terms() -> impl Iterator<Item = &'static str> {
+    Term::ALL.iter().filter_map(|t| t.switch_name())
+}
 
-/// Turns the named terms off (see [`SWITCHABLE_TERMS`]) in every later
-/// evaluation of this process, to measure in self-play what each is worth.
-/// Engine users never need it. Nothing changes if a name is unknown.
-pub fn switch_off_terms(names: &[&str]) -> Result<(), String> {
-    let mut mask = 0;
-    for name in names {
-        let term = Term::ALL
-            .iter()
-            .position(|t| t.switch_name() == Some(name.to_ascii_lowercase().as_str()))
-            .ok_or_else(|| format!("unknown evaluation term '{name}'"))?;
-        mask |= 1 << term;
-    }
-    TERMS_OFF.fetch_or(mask, Ordering::Relaxed);
-    Ok(())
+/// The switch of the named term (case-insensitive), for
+/// [`switch_off_terms`]; `None` for a name not in [`switchable_terms`].
+pub fn term_switch(name: &str) -> Option<u32> {
+    let name = name.to_ascii_lowercase();
+    let term = Term::ALL
+        .iter()
+        .position(|t| t.switch_name() == Some(name.as_str()))?;
+    Some(1 << term)
+}
+
+/// Turns the terms in `switches` (an OR of [`term_switch`] values) off in
+/// every later evaluation of this process, to measure in self-play what
+/// each is worth. Engine users never need it.
+pub fn switch_off_terms(switches: u32) {
+    TERMS_OFF.fetch_or(switches, Ordering::Relaxed);
 }
 
 /// The default weights, as a static so every call reads the same tables.
@@ -250,12 +251,6 @@ impl Breakdown {
     #[inline(always)]
     pub(crate) fn total(&self) -> Score {
         let off = TERMS_OFF.load(Ordering::Relaxed);
-        if off == 0 {
-            return self
-                .terms
-                .iter()
-                .fold(Score::ZERO, |sum, t| sum + t[0] - t[1]);
-        }
         self.terms
             .iter()
             .enumerate()

@@ -1,6 +1,6 @@
 //! Switching evaluation terms off (its own process: the switch is global).
 
-use castella_eval::{evaluate, switch_off_terms};
+use castella_eval::{evaluate, switch_off_terms, term_switch};
 use castella_movegen::Position;
 
 fn pos(fen: &str) -> Position {
@@ -13,7 +13,7 @@ fn switched_off_terms_no_longer_count() {
     let start = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     let open = pos("r3k2r/ppp2ppp/2n5/3q4/3Q4/2N5/PPP2PPP/R3K2R w KQkq - 0 1");
     assert!(evaluate(&start) > 0 && evaluate(&open) > 0);
-    switch_off_terms(&["Tempo"]).unwrap();
+    switch_off_terms(term_switch("Tempo").unwrap());
     assert_eq!(evaluate(&start), 0);
     assert_eq!(evaluate(&open), 0);
 
@@ -23,7 +23,12 @@ fn switched_off_terms_no_longer_count() {
     let names = [
         "mobility", "king", "pieces", "threats", "pawns", "passed", "chess960",
     ];
-    switch_off_terms(&names).unwrap();
+    switch_off_terms(
+        names
+            .iter()
+            .map(|n| term_switch(n).unwrap())
+            .fold(0, |a, b| a | b),
+    );
     // Material and piece-square tables are left, and they ignore the side
     // to move.
     assert_ne!(evaluate(&white), full);

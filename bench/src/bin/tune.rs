@@ -501,7 +501,7 @@ fn tune(path: &str, o: &Options) -> Result<(), String> {
     let defaults: Vec<f64> = best_theta.iter().map(|&x| x as f64).collect();
     let penalty = |theta: &[f64]| l2_penalty(theta, &defaults, o.l2);
 
-    let mut theta: Vec<f64> = best_theta.iter().map(|&x| x as f64).collect();
+    let mut theta = defaults.clone();
     let (mut adam, mut lr) = (Adam::new(theta.len()), o.lr);
     for epoch in 1..=o.epochs {
         let t0 = Instant::now();
