@@ -375,8 +375,16 @@ fn random_playouts_match_brute_force() {
         } else {
             Position::random_chess960(&mut rng)
         };
+        // Moves of the last positions, tried here as a hash-table collision
+        // would offer them: `is_legal` must agree with the generator.
+        let mut earlier: Vec<Move> = Vec::new();
         for _ in 0..300 {
             let all = pos.legal_moves();
+            for &m in &earlier {
+                assert_eq!(pos.is_legal(m), all.contains(&m), "{m:?} in {}", pos.fen());
+            }
+            earlier.drain(..earlier.len().saturating_sub(80));
+            earlier.extend(all.iter().copied());
             let generated: BTreeSet<Plain> = all.iter().map(|&m| plain(m)).collect();
             assert_eq!(
                 generated.len(),

@@ -1,13 +1,16 @@
-//! Move ordering: the table move, winning captures by MVV-LVA, killers, the
-//! counter-move, quiet moves by history, and losing captures last.
+//! Move ordering in stages: the table move, winning captures by MVV-LVA,
+//! killers and the counter-move, quiet moves by history, and losing
+//! captures last.
 //!
-//! All legal moves are generated once and scored; moves are then picked
-//! best-first by selection, so a cutoff early saves the sorting.
+//! Each stage is generated only when the one before is used up, so a cutoff
+//! by the table move or a capture never pays for generating and scoring the
+//! quiet moves. Within a stage moves are picked best-first by selection.
 
 use crate::history::{piece12, Context, History};
 use crate::see::see_ge;
+use arrayvec::ArrayVec;
 use castella_eval::PIECE_VALUES;
-use castella_movegen::{GenType, Move, MoveList, Piece, Position};
+use castella_movegen::{GenType, Move, MoveList, Piece, Position, MAX_MOVES};
 
 const TT_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
@@ -15,98 +18,276 @@ const KILLER: i32 = 1_000_000;
 const COUNTER: i32 = 900_000;
 const BAD_CAPTURE: i32 = -2_000_000;
 
-/// Picks the moves of one node in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    TableMove,
+    GenerateCaptures,
+    GoodCaptures,
+    /// Index into the killers-then-counter refutation slots.
+    Refutations(usize),
+    GenerateQuiets,
+    Quiets,
+    /// Index into the losing captures.
+    BadCaptures(usize),
+    Done,
+}
+
+/// Picks the moves of one node in order. The caller passes the position and
+/// the history on every call: the history changes while the node's moves are
+/// searched, and quiet moves are scored only once they are reached.
 pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    /// Killer 1, killer 2, counter-move (quiet refutations tried early).
+    refutations: [Move; 3],
+    /// Captures and promotions only (the quiescence search out of check).
+    noisy_only: bool,
+    skip_quiets: bool,
     moves: MoveList,
-    scores: [i32; castella_movegen::MAX_MOVES],
-    next: usize,
+    scores: ArrayVec<i32, MAX_MOVES>,
+    /// The next move of the current stage to look at.
+    cur: usize,
+    /// Losing captures are moved to the front of the list, `0..bad_end`.
+    bad_end: usize,
 }
 
 impl MovePicker {
-    /// Orders every legal move (or only captures and promotions, for the
-    /// quiescence search when not in check).
+    /// A picker for every legal move (or, with `noisy_only` and not in
+    /// check, only captures and promotions).
     pub fn new(
         pos: &Position,
         tt_move: Move,
         history: &History,
         ply: usize,
         prev: Move,
-        ctx: &Context,
         noisy_only: bool,
     ) -> MovePicker {
-        let mut moves = MoveList::new();
-        if noisy_only && !pos.in_check() {
-            pos.generate_moves(GenType::Noisy, &mut moves);
-        } else {
-            pos.generate_moves(GenType::All, &mut moves);
-        }
-        let killers = history.killers(ply);
-        let counter = history.counter(pos, prev);
-        let side = pos.side_to_move();
-        let mut scores = [0; castella_movegen::MAX_MOVES];
-        for (i, &mv) in moves.iter().enumerate() {
-            scores[i] = if mv == tt_move {
-                TT_MOVE
-            } else if pos.is_noisy(mv) {
-                let victim = pos.captured(mv).map_or(0, |p| PIECE_VALUES[p.index()]);
-                let attacker = pos.piece_on(mv.from()).map_or(0, |p| p.index() as i32);
-                let promo = match mv.promotion_piece() {
-                    Some(Piece::Queen) => 900,
-                    Some(_) => -200,
-                    None => 0,
-                };
-                let base = if see_ge(pos, mv, 0) {
-                    GOOD_CAPTURE
-                } else {
-                    BAD_CAPTURE
-                };
-                base + 10 * (victim + promo) - attacker
-            } else if mv == killers[0] {
-                KILLER + 1
-            } else if mv == killers[1] {
-                KILLER
-            } else if mv == counter {
-                COUNTER
-            } else {
-                let piece = pos.piece_on(mv.from()).unwrap_or(Piece::King);
-                history.quiet(side, mv, piece12(side, piece), ctx)
-            };
-        }
+        let noisy_only = noisy_only && !pos.in_check();
+        let [k1, k2] = history.killers(ply);
         MovePicker {
-            moves,
-            scores,
-            next: 0,
+            stage: Stage::TableMove,
+            tt_move,
+            refutations: [k1, k2, history.counter(pos, prev)],
+            noisy_only,
+            skip_quiets: false,
+            moves: MoveList::new(),
+            scores: ArrayVec::new(),
+            cur: 0,
+            bad_end: 0,
         }
     }
 
-    /// Number of legal moves generated (all of them unless noisy-only).
-    pub fn len(&self) -> usize {
-        self.moves.len()
+    /// Generate no quiet moves from now on (late-move pruning has decided
+    /// they are not worth searching); a killer already under way may still
+    /// come.
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
     }
 
-    /// The next move, best first, with its ordering score.
+    /// The next move with its ordering score, best first.
+    pub fn next(
+        &mut self,
+        pos: &Position,
+        history: &History,
+        ctx: &Context,
+    ) -> Option<(Move, i32)> {
+        loop {
+            match self.stage {
+                Stage::TableMove => {
+                    self.stage = Stage::GenerateCaptures;
+                    let tt = self.tt_move;
+                    if !tt.is_null() && (!self.noisy_only || pos.is_noisy(tt)) && pos.is_legal(tt) {
+                        return Some((tt, TT_MOVE));
+                    }
+                    self.tt_move = Move::NULL;
+                }
+                Stage::GenerateCaptures => {
+                    pos.generate_moves(GenType::Noisy, &mut self.moves);
+                    for &mv in self.moves.iter() {
+                        self.scores.push(mvv_lva(pos, mv));
+                    }
+                    self.cur = 0;
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => {
+                    let Some(i) = self.pick(self.moves.len()) else {
+                        self.stage = if self.noisy_only {
+                            Stage::BadCaptures(0)
+                        } else {
+                            Stage::Refutations(0)
+                        };
+                        continue;
+                    };
+                    let (mv, score) = (self.moves[i], self.scores[i]);
+                    if mv == self.tt_move {
+                        continue;
+                    }
+                    if !see_ge(pos, mv, 0) {
+                        // Keep it for the end, in the order found.
+                        self.moves.swap(i, self.bad_end);
+                        self.scores.swap(i, self.bad_end);
+                        self.bad_end += 1;
+                        continue;
+                    }
+                    return Some((mv, GOOD_CAPTURE + score));
+                }
+                Stage::Refutations(k) => {
+                    if k >= self.refutations.len() {
+                        self.stage = Stage::GenerateQuiets;
+                        continue;
+                    }
+                    self.stage = Stage::Refutations(k + 1);
+                    let mv = self.refutations[k];
+                    let seen = mv == self.tt_move || self.refutations[..k].contains(&mv);
+                    if mv.is_null() || seen || pos.is_noisy(mv) || !pos.is_legal(mv) {
+                        // Not tried here: keep it from blocking a quiet move
+                        // of the same bits later.
+                        self.refutations[k] = if seen { mv } else { Move::NULL };
+                        continue;
+                    }
+                    let score = [KILLER + 1, KILLER, COUNTER][k];
+                    return Some((mv, score));
+                }
+                Stage::GenerateQuiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures(0);
+                        continue;
+                    }
+                    self.cur = self.moves.len();
+                    pos.generate_moves(GenType::Quiet, &mut self.moves);
+                    let side = pos.side_to_move();
+                    for &mv in &self.moves[self.cur..] {
+                        let piece = pos.piece_on(mv.from()).unwrap_or(Piece::King);
+                        self.scores
+                            .push(history.quiet(side, mv, piece12(side, piece), ctx));
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadCaptures(0);
+                        continue;
+                    }
+                    let Some(i) = self.pick(self.moves.len()) else {
+                        self.stage = Stage::BadCaptures(0);
+                        continue;
+                    };
+                    let mv = self.moves[i];
+                    if mv == self.tt_move || self.refutations.contains(&mv) {
+                        continue;
+                    }
+                    return Some((mv, self.scores[i]));
+                }
+                Stage::BadCaptures(i) => {
+                    if i >= self.bad_end {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    self.stage = Stage::BadCaptures(i + 1);
+                    return Some((self.moves[i], BAD_CAPTURE + self.scores[i]));
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Swaps the best-scored move of `cur..end` to `cur`, steps past it and
+    /// returns its index.
     #[inline]
-    pub fn next(&mut self) -> Option<(Move, i32)> {
-        let n = self.moves.len();
-        if self.next >= n {
+    fn pick(&mut self, end: usize) -> Option<usize> {
+        if self.cur >= end {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
+        let mut best = self.cur;
+        for i in self.cur + 1..end {
             if self.scores[i] > self.scores[best] {
                 best = i;
             }
         }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let i = self.next;
-        self.next += 1;
-        Some((self.moves[i], self.scores[i]))
+        self.moves.swap(self.cur, best);
+        self.scores.swap(self.cur, best);
+        self.cur += 1;
+        Some(self.cur - 1)
     }
+}
+
+/// Most valuable victim, then least valuable attacker; queen promotions
+/// count as winning a queen's worth, under-promotions as losing a little.
+#[inline]
+fn mvv_lva(pos: &Position, mv: Move) -> i32 {
+    let victim = pos.captured(mv).map_or(0, |p| PIECE_VALUES[p.index()]);
+    let attacker = pos.piece_on(mv.from()).map_or(0, |p| p.index() as i32);
+    let promo = match mv.promotion_piece() {
+        Some(Piece::Queen) => 900,
+        Some(_) => -200,
+        None => 0,
+    };
+    10 * (victim + promo) - attacker
 }
 
 /// Whether a picked score marks a capture that loses material.
 #[inline]
 pub fn is_bad_capture(score: i32) -> bool {
     score < BAD_CAPTURE / 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Every legal move comes exactly once, whatever the table move and
+    /// killers (legal, illegal or from another position) are; noisy-only
+    /// pickers give the captures and promotions (everything in check).
+    #[test]
+    fn picks_each_legal_move_once() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut history = History::default();
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut pos = Position::random_chess960(&mut rng);
+            let mut earlier: Vec<Move> = Vec::new();
+            for ply in 0..120 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let mut guess = || {
+                    if !earlier.is_empty() && rng.gen_bool(0.5) {
+                        earlier[rng.gen_range(0..earlier.len())]
+                    } else {
+                        legal[rng.gen_range(0..legal.len())]
+                    }
+                };
+                let tt = guess();
+                history.add_killer(ply % 8, guess());
+                history.add_killer(ply % 8, guess());
+                let prev = guess();
+                history.set_counter(&pos, prev, guess());
+                for noisy_only in [false, true] {
+                    let mut picker = MovePicker::new(&pos, tt, &history, ply % 8, prev, noisy_only);
+                    let mut got = Vec::new();
+                    while let Some((mv, score)) = picker.next(&pos, &history, &[None, None]) {
+                        let losing = mv != tt && pos.is_noisy(mv) && !see_ge(&pos, mv, 0);
+                        assert_eq!(is_bad_capture(score), losing, "{mv:?} in {}", pos.fen());
+                        got.push(mv);
+                    }
+                    let mut want: Vec<Move> = legal
+                        .iter()
+                        .copied()
+                        .filter(|&m| !noisy_only || pos.in_check() || pos.is_noisy(m))
+                        .collect();
+                    let key = |m: &Move| m.bits();
+                    got.sort_by_key(key);
+                    want.sort_by_key(key);
+                    assert_eq!(got, want, "in {}", pos.fen());
+                    checked += 1;
+                }
+                earlier.extend(legal.iter().copied());
+                pos = pos.play(legal[rng.gen_range(0..legal.len())]);
+            }
+        }
+        assert!(checked > 2000, "{checked}");
+    }
 }

@@ -570,10 +570,7 @@ impl Searcher {
                 if ply >= 2 { self.moved[ply - 2] } else { None },
             ]
         };
-        let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, prev, &ctx, false);
-        if picker.len() == 0 {
-            return if in_check { mated_in(ply) } else { DRAW };
-        }
+        let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, prev, false);
 
         let us = pos.side_to_move();
         let mut best_score = -INFINITE;
@@ -581,10 +578,12 @@ impl Searcher {
         let mut moves_searched = 0usize;
         let mut quiets: ArrayVec<(Move, usize), 64> = ArrayVec::new();
         let mut skip_quiets = false;
+        let mut legal_moves = 0usize;
         let original_alpha = alpha;
         self.keys.push(key);
 
-        while let Some((mv, order)) = picker.next() {
+        while let Some((mv, order)) = picker.next(pos, &self.history, &ctx) {
+            legal_moves += 1;
             let quiet = !pos.is_noisy(mv);
             if quiet && skip_quiets {
                 continue;
@@ -594,6 +593,7 @@ impl Searcher {
                     let lmp = (3 + depth * depth) / (2 - improving as i32);
                     if !pv_node && depth <= 8 && moves_searched as i32 >= lmp && !self.off.lmp {
                         skip_quiets = true;
+                        picker.skip_quiets();
                         continue;
                     }
                     if !in_check
@@ -602,6 +602,7 @@ impl Searcher {
                         && !self.off.futility
                     {
                         skip_quiets = true;
+                        picker.skip_quiets();
                         continue;
                     }
                     if depth <= 8 && !self.off.see && !see_ge(pos, mv, -50 * depth) {
@@ -692,6 +693,9 @@ impl Searcher {
             }
         }
         self.keys.pop();
+        if legal_moves == 0 {
+            return if in_check { mated_in(ply) } else { DRAW };
+        }
 
         let bound = if best_score >= beta {
             TtBound::Lower
@@ -759,19 +763,10 @@ impl Searcher {
         let mut best = stand_pat;
         let mut best_move = Move::NULL;
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
-        let mut picker = MovePicker::new(
-            pos,
-            tt_move,
-            &self.history,
-            ply,
-            Move::NULL,
-            &[None, None],
-            true,
-        );
-        if in_check && picker.len() == 0 {
-            return mated_in(ply);
-        }
-        while let Some((mv, order)) = picker.next() {
+        let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, Move::NULL, true);
+        let mut legal_moves = 0usize;
+        while let Some((mv, order)) = picker.next(pos, &self.history, &[None, None]) {
+            legal_moves += 1;
             if !in_check {
                 if is_bad_capture(order) {
                     break; // the rest lose material too
@@ -797,6 +792,9 @@ impl Searcher {
                     }
                 }
             }
+        }
+        if in_check && legal_moves == 0 {
+            return mated_in(ply);
         }
         let bound = if best >= beta {
             TtBound::Lower

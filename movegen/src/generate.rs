@@ -85,6 +85,45 @@ impl MoveSink for MoveCounter {
     }
 }
 
+/// Looks for one move without listing any: the legality test of a move
+/// taken from a hash table or a killer slot.
+struct MoveFinder {
+    mv: Move,
+    found: bool,
+}
+
+impl MoveSink for MoveFinder {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, to: Bitboard) {
+        self.found |= from == self.mv.from()
+            && to.has(self.mv.to())
+            && Move::normal(from, self.mv.to()) == self.mv;
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, delta: i8) {
+        let t = self.mv.to();
+        self.found |= to.has(t) && t.offset(-delta) == self.mv.from() && {
+            Move::normal(self.mv.from(), t) == self.mv
+        };
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, to: Bitboard, delta: i8) {
+        let t = self.mv.to();
+        if let Some(piece) = self.mv.promotion_piece() {
+            self.found |= to.has(t)
+                && t.offset(-delta) == self.mv.from()
+                && Move::promotion(self.mv.from(), t, piece) == self.mv;
+        }
+    }
+
+    #[inline(always)]
+    fn special(&mut self, mv: Move) {
+        self.found |= mv == self.mv;
+    }
+}
+
 /// Which moves to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GenType {
@@ -128,9 +167,14 @@ impl Position {
         if mv.is_null() || self.color_on(mv.from()) != Some(self.side_to_move()) {
             return false;
         }
-        let mut list = MoveList::new();
-        self.generate::<_, true, true>(&mut list);
-        list.contains(&mv)
+        // Only the half of the generator that could produce it runs.
+        let mut finder = MoveFinder { mv, found: false };
+        if self.is_noisy(mv) {
+            self.generate::<_, true, false>(&mut finder);
+        } else {
+            self.generate::<_, false, true>(&mut finder);
+        }
+        finder.found
     }
 
     /// Runs the generator into any sink. `NOISY`: captures and promotions;
