@@ -42,6 +42,8 @@ pub struct Disabled {
     pub cont_hist: bool,
     /// Damping the static evaluation by the fifty-move counter.
     pub rule50: bool,
+    /// Singular extensions (and multi-cut).
+    pub singular: bool,
     /// Evaluation terms to switch off (an OR of
     /// [`castella_eval::term_switch`] values).
     pub eval_terms: u32,
@@ -49,7 +51,7 @@ pub struct Disabled {
 
 impl Disabled {
     /// Every name [`Disabled::parse`] accepts, in field order.
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 13] = [
         "aspiration",
         "rfp",
         "nmp",
@@ -62,6 +64,7 @@ impl Disabled {
         "killers",
         "cont_hist",
         "rule50",
+        "singular",
     ];
 
     /// Parses a comma-separated list of feature names (case-insensitive;
@@ -82,6 +85,7 @@ impl Disabled {
                 "killers" => &mut d.killers,
                 "cont_hist" => &mut d.cont_hist,
                 "rule50" => &mut d.rule50,
+                "singular" => &mut d.singular,
                 lower => {
                     let Some(switch) = castella_eval::term_switch(lower) else {
                         let terms: Vec<&str> = castella_eval::switchable_terms().collect();

@@ -99,6 +99,8 @@ pub struct Searcher {
     played: [Move; MAX_PLY + 2],
     /// (piece12, to) of the move played at each ply, for continuation history.
     moved: [Option<(usize, usize)>; MAX_PLY + 2],
+    /// The move left out at each ply by a singular-extension search.
+    excluded: [Move; MAX_PLY + 2],
     nodes: u64,
     seldepth: usize,
     root_depth: i32,
@@ -124,6 +126,7 @@ impl Searcher {
             evals: [0; MAX_PLY + 2],
             played: [Move::NULL; MAX_PLY + 2],
             moved: [None; MAX_PLY + 2],
+            excluded: [Move::NULL; MAX_PLY + 2],
             nodes: 0,
             seldepth: 0,
             root_depth: 0,
@@ -482,7 +485,14 @@ impl Searcher {
 
         let in_check = pos.in_check();
         let key = pos.key();
-        let entry = self.tt().probe(key);
+        let excluded = self.excluded[ply];
+        // A search that leaves a move out is not this position's search:
+        // it neither takes nor leaves a table entry.
+        let entry = if excluded.is_null() {
+            self.tt().probe(key)
+        } else {
+            None
+        };
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = entry {
             let v = from_tt(e.value, ply);
@@ -535,6 +545,7 @@ impl Searcher {
                 ^ pos.colored(pos.side_to_move(), Piece::King);
             if depth >= 3
                 && !self.off.nmp
+                && excluded.is_null()
                 && eval >= beta
                 && non_pawn.any()
                 && !self.played[ply - 1].is_null()
@@ -570,6 +581,39 @@ impl Searcher {
                 if ply >= 2 { self.moved[ply - 2] } else { None },
             ]
         };
+        // Singular extension: if every move but the table move fails well
+        // below the table's value, the table move is the only good one and
+        // is searched a ply deeper. If even without it the search beats
+        // beta, several moves do (multi-cut) and the node is cut.
+        let mut tt_ext = 0;
+        if let Some(e) = entry {
+            let v = from_tt(e.value, ply);
+            if depth >= 7
+                && !self.off.singular
+                && ply < 2 * self.root_depth as usize
+                && e.depth >= depth - 3
+                && e.bound != TtBound::Upper
+                && !is_mate(e.value)
+                && pos.is_legal(tt_move)
+            {
+                let s_beta = v - 2 * depth;
+                self.excluded[ply] = tt_move;
+                let s = self.search(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
+                self.excluded[ply] = Move::NULL;
+                self.evals[ply] = eval;
+                if self.stopped {
+                    return 0;
+                }
+                if s < s_beta {
+                    tt_ext = 1;
+                } else if s_beta >= beta {
+                    return s_beta;
+                } else if v >= beta {
+                    tt_ext = -1;
+                }
+            }
+        }
+
         let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, prev, false);
 
         let us = pos.side_to_move();
@@ -583,6 +627,9 @@ impl Searcher {
         self.keys.push(key);
 
         while let Some((mv, order)) = picker.next(pos, &self.history, &ctx) {
+            if mv == excluded {
+                continue;
+            }
             legal_moves += 1;
             let quiet = !pos.is_noisy(mv);
             if quiet && skip_quiets {
@@ -624,6 +671,11 @@ impl Searcher {
             let gives_check = child.in_check();
             let ext =
                 (gives_check && ply < 2 * self.root_depth as usize && !self.off.check_ext) as i32;
+            let ext = if mv == tt_move {
+                (ext + tt_ext).min(1)
+            } else {
+                ext
+            };
             let new_depth = depth - 1 + ext;
 
             let score = if moves_searched == 0 {
@@ -694,7 +746,16 @@ impl Searcher {
         }
         self.keys.pop();
         if legal_moves == 0 {
-            return if in_check { mated_in(ply) } else { DRAW };
+            return if !excluded.is_null() {
+                alpha
+            } else if in_check {
+                mated_in(ply)
+            } else {
+                DRAW
+            };
+        }
+        if !excluded.is_null() {
+            return best_score;
         }
 
         let bound = if best_score >= beta {
