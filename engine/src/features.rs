@@ -44,6 +44,8 @@ pub struct Disabled {
     pub rule50: bool,
     /// Singular extensions (and multi-cut).
     pub singular: bool,
+    /// ProbCut: a capture that beats beta by a margin at reduced depth.
+    pub probcut: bool,
     /// Evaluation terms to switch off (an OR of
     /// [`castella_eval::term_switch`] values).
     pub eval_terms: u32,
@@ -51,7 +53,7 @@ pub struct Disabled {
 
 impl Disabled {
     /// Every name [`Disabled::parse`] accepts, in field order.
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 14] = [
         "aspiration",
         "rfp",
         "nmp",
@@ -65,6 +67,7 @@ impl Disabled {
         "cont_hist",
         "rule50",
         "singular",
+        "probcut",
     ];
 
     /// Parses a comma-separated list of feature names (case-insensitive;
@@ -86,6 +89,7 @@ impl Disabled {
                 "cont_hist" => &mut d.cont_hist,
                 "rule50" => &mut d.rule50,
                 "singular" => &mut d.singular,
+                "probcut" => &mut d.probcut,
                 lower => {
                     let Some(switch) = castella_eval::term_switch(lower) else {
                         let terms: Vec<&str> = castella_eval::switchable_terms().collect();

@@ -567,6 +567,51 @@ impl Searcher {
             }
         }
 
+        // ProbCut: a good capture that beats beta by a margin in a reduced
+        // search very likely beats beta in the full one.
+        let probcut_beta = beta + 150 - 50 * improving as i32;
+        if !pv_node
+            && !in_check
+            && depth >= 5
+            && !self.off.probcut
+            && excluded.is_null()
+            && beta.abs() < MATE_BOUND
+            && !entry.is_some_and(|e| e.depth >= depth - 3 && from_tt(e.value, ply) < probcut_beta)
+        {
+            let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, Move::NULL, true);
+            self.keys.push(key);
+            while let Some((mv, order)) = picker.next(pos, &self.history, &[None, None]) {
+                if is_bad_capture(order) || !see_ge(pos, mv, probcut_beta - eval) {
+                    continue;
+                }
+                let child = pos.play(mv);
+                self.played[ply] = mv;
+                self.moved[ply] = Some(moved_key(pos, mv));
+                let mut v = -self.qsearch(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
+                if v >= probcut_beta && !self.stopped {
+                    v = -self.search(
+                        &child,
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        depth - 4,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                if self.stopped {
+                    self.keys.pop();
+                    return 0;
+                }
+                if v >= probcut_beta {
+                    self.keys.pop();
+                    self.tt()
+                        .store(key, mv, to_tt(v, ply), raw_eval, depth - 3, TtBound::Lower);
+                    return v;
+                }
+            }
+            self.keys.pop();
+        }
+
         // Internal iterative reduction: no table move, search shallower first.
         if depth >= 4 && tt_move.is_null() && (pv_node || cut_node) && !self.off.iir {
             depth -= 1;
