@@ -55,7 +55,19 @@ pub(crate) fn king(pos: &Position, color: Color, params: &Params, info: &Info) -
     } else {
         0
     };
-    let safe = !(pos.color(them) | info.attacked[color.index()]);
+    let (us, att) = (color.index(), them.index());
+    // Squares near our king we hold badly: attacked, not defended twice,
+    // and defended at most by the king or the queen.
+    let weak = info.attacked[att]
+        & !info.attacked2[us]
+        & (!info.attacked[us]
+            | info.attacked_by[us][Piece::King.index()]
+            | info.attacked_by[us][Piece::Queen.index()]);
+    units += params.king_weak_square * (info.king_zone[us] & weak).count() as i32;
+    // A checking square is safe if we do not defend it, or defend it only
+    // weakly while the attacker hits it twice.
+    let safe = !pos.color(them) & (!info.attacked[us] | (weak & info.attacked2[att]));
+    let mut unsafe_check = false;
     let diagonal = bishop_attacks(ksq, info.occ);
     let straight = rook_attacks(ksq, info.occ);
     let checks = [
@@ -65,9 +77,15 @@ pub(crate) fn king(pos: &Position, color: Color, params: &Params, info: &Info) -
         (Piece::Queen, diagonal | straight),
     ];
     for (piece, from) in checks {
-        if (from & by[piece.index()] & safe).any() {
+        let checks = from & by[piece.index()] & !pos.color(them);
+        if (checks & safe).any() {
             units += params.king_safe_check[piece.index()];
+        } else if checks.any() {
+            unsafe_check = true;
         }
+    }
+    if unsafe_check {
+        units += params.king_unsafe_check;
     }
     if pos.colored(them, Piece::Queen).is_empty() {
         units -= params.king_no_queen;

@@ -31,7 +31,7 @@ mod tests;
 
 use castella_movegen::attacks::king_attacks;
 use castella_movegen::{Bitboard, Color, Piece, Position};
-use masks::{pawn_attacks_all, push};
+use masks::{pawn_attacks_all, pawn_double_attacks, push};
 use params::Params;
 use score::{taper, Score};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -172,6 +172,8 @@ pub(crate) struct Info {
     /// Squares attacked by anything of each colour; complete only after the
     /// piece pass.
     pub(crate) attacked: [Bitboard; 2],
+    /// Squares attacked at least twice by each colour (same completeness).
+    pub(crate) attacked2: [Bitboard; 2],
     /// The king's square, its neighbours, and one rank further forward.
     pub(crate) king_zone: [Bitboard; 2],
     /// How many pieces of each colour attack the enemy king zone ...
@@ -198,6 +200,7 @@ impl Breakdown {
             occ: pos.occupied(),
             attacked_by: [[Bitboard::EMPTY; 6]; 2],
             attacked: [Bitboard::EMPTY; 2],
+            attacked2: [Bitboard::EMPTY; 2],
             king_zone: [Bitboard::EMPTY; 2],
             king_attackers: [0; 2],
             king_units: [0; 2],
@@ -207,8 +210,11 @@ impl Breakdown {
             let c = color.index();
             let ksq = pos.king(color);
             let pawns = pos.colored(color, Piece::Pawn);
-            info.attacked_by[c][Piece::Pawn.index()] = pawn_attacks_all(color, pawns);
+            let by_pawns = pawn_attacks_all(color, pawns);
+            info.attacked_by[c][Piece::Pawn.index()] = by_pawns;
             info.attacked_by[c][Piece::King.index()] = king_attacks(ksq);
+            info.attacked[c] = by_pawns | king_attacks(ksq);
+            info.attacked2[c] = pawn_double_attacks(color, pawns) | (by_pawns & king_attacks(ksq));
             let zone = king_attacks(ksq) | ksq;
             info.king_zone[c] = zone | zone.shift(push(color));
         }
@@ -223,11 +229,6 @@ impl Breakdown {
             let (mobility, pieces) = pieces::pieces(pos, color, params, &mut info);
             terms[Term::Mobility as usize][c] = mobility;
             terms[Term::Pieces as usize][c] = pieces;
-        }
-        for c in 0..2 {
-            info.attacked[c] = info.attacked_by[c]
-                .iter()
-                .fold(Bitboard::EMPTY, |all, &b| all | b);
         }
         for color in Color::ALL {
             let c = color.index();

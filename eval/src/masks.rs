@@ -82,6 +82,17 @@ pub fn pawn_attacks_all(color: Color, pawns: Bitboard) -> Bitboard {
     })
 }
 
+/// Every square attacked by two of `color`'s pawns in `pawns`.
+#[inline(always)]
+pub fn pawn_double_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    let west = pawns.0 & !FILE_A;
+    let east = pawns.0 & !FILE_H;
+    Bitboard(match color {
+        Color::White => (west << 7) & (east << 9),
+        Color::Black => (west >> 9) & (east >> 7),
+    })
+}
+
 /// Of the squares in `set`, the one nearest to `color`'s side of the board
 /// (the lowest rank for White, the highest for Black). `set` must not be
 /// empty.

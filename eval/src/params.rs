@@ -118,7 +118,7 @@ macro_rules! params {
 
 params! {
     /// Material, pawn to king (the king's entry is unused).
-    material: [Score; 6] = [S(91, 86), S(341, 327), S(361, 335), S(489, 570), S(1067, 1020), S(0, 0)],
+    material: [Score; 6] = [S(93, 92), S(350, 336), S(367, 344), S(498, 589), S(1076, 1041), S(0, 0)],
 
     /// Piece-square tables `[piece][row][file]`: row 0 is rank 8 from the
     /// owner's side, file 0..3 is a..d (mirrored onto h..e). PeSTO's tables
@@ -129,102 +129,102 @@ params! {
         // Pawn
         [
             [S(0, 0), S(0, 0), S(0, 0), S(0, 0)],
-            [S(41, 36), S(44, 81), S(51, 81), S(41, 68)],
-            [S(9, 14), S(-4, 23), S(14, 27), S(30, 16)],
-            [S(5, 7), S(2, 5), S(15, 3), S(22, -8)],
-            [S(-15, 4), S(-11, 6), S(4, 0), S(16, -7)],
-            [S(-29, 4), S(-15, 3), S(-16, 8), S(-12, 9)],
-            [S(-23, 11), S(-3, 10), S(-10, 17), S(-9, 19)],
+            [S(59, 29), S(40, 84), S(50, 85), S(37, 71)],
+            [S(10, 14), S(-7, 23), S(11, 27), S(29, 16)],
+            [S(5, 6), S(0, 4), S(13, 2), S(20, -9)],
+            [S(-17, 2), S(-14, 5), S(1, 0), S(12, -8)],
+            [S(-30, 1), S(-16, 1), S(-17, 6), S(-14, 6)],
+            [S(-23, 8), S(-3, 7), S(-9, 14), S(-9, 16)],
             [S(0, 0), S(0, 0), S(0, 0), S(0, 0)],
         ],
         // Knight
         [
-            [S(-69, -36), S(-49, -25), S(-33, -5), S(-8, -18)],
-            [S(-25, -13), S(-25, -3), S(14, -4), S(10, 3)],
-            [S(-13, -5), S(21, -7), S(38, 7), S(44, 8)],
-            [S(8, -2), S(13, 5), S(24, 13), S(33, 18)],
-            [S(13, -19), S(10, 8), S(18, 14), S(18, 12)],
-            [S(-11, -22), S(2, -13), S(11, 0), S(19, 8)],
-            [S(-18, -24), S(-3, -16), S(2, -17), S(15, -12)],
-            [S(-36, -32), S(-23, -14), S(-16, -14), S(-6, -15)],
+            [S(-71, -32), S(-61, -25), S(-39, -7), S(-11, -15)],
+            [S(-31, -10), S(-26, -2), S(11, -1), S(9, 6)],
+            [S(-18, -4), S(19, -6), S(42, 6), S(47, 7)],
+            [S(6, -3), S(20, 3), S(35, 11), S(49, 15)],
+            [S(16, -20), S(17, 9), S(28, 14), S(27, 13)],
+            [S(-15, -25), S(2, -12), S(11, 2), S(18, 9)],
+            [S(-22, -26), S(-6, -15), S(-2, -16), S(10, -11)],
+            [S(-40, -33), S(-26, -14), S(-20, -14), S(-10, -15)],
         ],
         // Bishop
         [
-            [S(-38, -23), S(-12, 8), S(-45, 9), S(-24, -13)],
-            [S(-13, -2), S(-28, -13), S(-8, 14), S(-21, 8)],
-            [S(8, -1), S(25, 10), S(21, -26), S(35, 8)],
-            [S(4, 2), S(4, 23), S(14, 12), S(28, 19)],
-            [S(-8, 1), S(3, 8), S(19, 12), S(25, 16)],
-            [S(8, -18), S(18, 1), S(3, -12), S(15, 10)],
-            [S(10, -9), S(12, -33), S(19, -9), S(16, -2)],
-            [S(1, -22), S(-2, -7), S(-1, 3), S(-3, -5)],
+            [S(-40, -23), S(-21, 11), S(-49, 12), S(-25, -12)],
+            [S(-13, -1), S(-27, -13), S(-11, 16), S(-21, 12)],
+            [S(11, -2), S(23, 10), S(20, -27), S(32, 11)],
+            [S(4, 1), S(9, 24), S(16, 11), S(29, 18)],
+            [S(-8, 3), S(7, 9), S(24, 11), S(29, 15)],
+            [S(8, -20), S(19, 1), S(4, -14), S(16, 9)],
+            [S(8, -10), S(11, -35), S(18, -8), S(16, -2)],
+            [S(2, -23), S(-1, -6), S(1, 4), S(0, -5)],
         ],
         // Rook
         [
-            [S(25, 20), S(1, 21), S(17, 20), S(29, 20)],
-            [S(17, 11), S(11, 9), S(29, 9), S(38, 6)],
-            [S(13, 17), S(19, 9), S(32, 6), S(30, 10)],
-            [S(6, 9), S(16, 3), S(-4, 12), S(7, 10)],
-            [S(-20, 4), S(0, 0), S(-25, 16), S(-16, 8)],
-            [S(-15, -11), S(-16, -12), S(-15, -6), S(-13, -7)],
-            [S(-48, -6), S(-6, -23), S(-1, -17), S(-2, -14)],
-            [S(-21, -2), S(3, -14), S(14, -16), S(18, -16)],
+            [S(23, 21), S(-8, 24), S(16, 21), S(28, 21)],
+            [S(19, 12), S(12, 9), S(31, 9), S(40, 6)],
+            [S(14, 17), S(20, 10), S(34, 6), S(36, 9)],
+            [S(5, 10), S(19, 5), S(0, 13), S(9, 12)],
+            [S(-19, 6), S(4, 1), S(-21, 17), S(-12, 9)],
+            [S(-17, -11), S(-16, -15), S(-15, -6), S(-14, -7)],
+            [S(-53, -5), S(-8, -24), S(-3, -18), S(-4, -15)],
+            [S(-23, -2), S(1, -14), S(13, -18), S(17, -18)],
         ],
         // Queen
         [
-            [S(-15, 6), S(2, 8), S(41, 25), S(39, 22)],
-            [S(-13, 16), S(-15, 38), S(-3, 38), S(-15, 52)],
-            [S(1, 14), S(4, 10), S(21, 33), S(17, 36)],
-            [S(-7, 18), S(-13, 40), S(-5, 44), S(-1, 43)],
-            [S(-13, 17), S(-6, 29), S(3, 22), S(-9, 37)],
-            [S(-5, -17), S(3, 15), S(4, 13), S(-1, 7)],
-            [S(-4, -6), S(8, -42), S(20, -48), S(21, -42)],
-            [S(-9, -58), S(6, -34), S(13, -57), S(19, -47)],
+            [S(-23, 6), S(-3, 4), S(45, 22), S(40, 16)],
+            [S(-16, 21), S(-15, 43), S(-8, 47), S(-16, 60)],
+            [S(0, 18), S(1, 16), S(21, 36), S(21, 38)],
+            [S(-2, 16), S(-6, 45), S(0, 50), S(4, 46)],
+            [S(-10, 17), S(0, 32), S(9, 23), S(-2, 36)],
+            [S(-6, -17), S(2, 15), S(3, 14), S(-1, 10)],
+            [S(-7, -7), S(5, -46), S(17, -51), S(18, -41)],
+            [S(-10, -67), S(4, -36), S(11, -61), S(17, -51)],
         ],
         // King
         [
-            [S(-28, -67), S(19, -15), S(-3, -20), S(-32, -10)],
-            [S(20, -23), S(-12, 34), S(-5, 10), S(7, 16)],
-            [S(0, 8), S(7, 19), S(-18, 36), S(-41, 30)],
-            [S(-20, 7), S(-16, 24), S(-35, 31), S(-51, 35)],
-            [S(-50, -9), S(1, 11), S(-31, 27), S(-41, 33)],
-            [S(-40, -4), S(11, -2), S(-9, 12), S(-17, 18)],
-            [S(-10, -19), S(12, -11), S(-16, 5), S(-23, 7)],
-            [S(-34, -46), S(1, -23), S(-25, -11), S(-39, -16)],
+            [S(-30, -78), S(24, -13), S(2, -19), S(-30, -12)],
+            [S(26, -34), S(-8, 35), S(-2, 9), S(13, 13)],
+            [S(6, 8), S(-1, 17), S(-26, 36), S(-49, 31)],
+            [S(-22, 8), S(-18, 23), S(-40, 32), S(-62, 36)],
+            [S(-58, -7), S(7, 9), S(-29, 27), S(-43, 34)],
+            [S(-43, -4), S(18, -3), S(-1, 12), S(-13, 18)],
+            [S(-12, -18), S(12, -9), S(-18, 8), S(-23, 9)],
+            [S(-39, -45), S(-2, -21), S(-29, -8), S(-43, -14)],
         ],
     ],
 
     // ---- Pawn structure (pawns.rs), indexed by relative rank ----------
 
     /// A pawn with another of ours in front of it on the same file.
-    doubled: Score = S(-19, -20),
+    doubled: Score = S(-19, -21),
     /// A pawn with no pawn of ours on either neighbouring file.
     isolated: Score = S(-5, -7),
     /// A pawn whose neighbours have all advanced past it and whose stop
     /// square an enemy pawn controls.
-    backward: Score = S(-4, -14),
+    backward: Score = S(-2, -14),
     /// A pawn with a pawn of ours beside it on the same rank.
     phalanx: [Score; 8] = [
-        S(0, 0), S(4, -2), S(8, 2), S(11, 10), S(10, 34), S(36, 42), S(43, 44), S(0, 0),
+        S(0, 0), S(4, -3), S(6, 3), S(10, 10), S(9, 35), S(37, 46), S(45, 53), S(0, 0),
     ],
     /// A pawn defended by a pawn of ours.
     supported: [Score; 8] = [
-        S(0, 0), S(0, 0), S(19, 6), S(13, 5), S(13, 16), S(38, 24), S(36, 41), S(0, 0),
+        S(0, 0), S(0, 0), S(18, 6), S(13, 5), S(13, 14), S(34, 24), S(33, 45), S(0, 0),
     ],
 
     // ---- Passed pawns (pawns.rs) --------------------------------------
 
     /// A passed pawn: no enemy pawn in front on its own or adjacent files.
     passed: [Score; 8] = [
-        S(0, 0), S(-6, 3), S(-11, 3), S(-12, 15), S(10, 33), S(53, 46), S(84, 56), S(0, 0),
+        S(0, 0), S(-9, 3), S(-15, 5), S(-12, 17), S(12, 36), S(58, 50), S(94, 60), S(0, 0),
     ],
     /// Extra for a passed pawn whose stop square is empty and not attacked
     /// by the enemy.
     passed_free: [Score; 8] = [
-        S(0, 0), S(7, 8), S(-4, 6), S(1, 15), S(-9, 29), S(5, 63), S(32, 85), S(0, 0),
+        S(0, 0), S(5, 9), S(-2, 6), S(1, 15), S(-8, 29), S(-2, 68), S(35, 99), S(0, 0),
     ],
     /// Extra for a passed pawn defended by one of our pawns.
-    passed_supported: Score = S(1, 10),
+    passed_supported: Score = S(3, 8),
     /// Per square of distance from our king to the stop square, times a
     /// weight growing with the pawn's rank.
     passed_own_king: Score = S(1, -6),
@@ -236,87 +236,102 @@ params! {
 
     /// Knight mobility by number of safe squares (0..=8).
     knight_mobility: [Score; 9] = [
-        S(-38, -51), S(-23, -22), S(-12, -2), S(-5, 3), S(3, 11), S(7, 16), S(13, 12), S(15, 9),
-        S(12, -7),
+        S(-34, -51), S(-19, -20), S(-8, 0), S(-2, 4), S(4, 12), S(7, 17), S(12, 13), S(13, 9),
+        S(6, -6),
     ],
     /// Bishop mobility (0..=13).
     bishop_mobility: [Score; 14] = [
-        S(-36, -56), S(-31, -36), S(-14, -24), S(-8, -9), S(-2, -5), S(2, -1), S(6, 7),
-        S(4, 8), S(7, 10), S(13, 8), S(10, 9), S(-7, 15), S(11, 9), S(-6, 14),
+        S(-36, -55), S(-30, -34), S(-12, -22), S(-6, -8), S(-1, -4), S(4, -2), S(7, 6),
+        S(7, 8), S(9, 11), S(16, 8), S(13, 11), S(-8, 16), S(11, 9), S(-18, 17),
     ],
     /// Rook mobility (0..=14).
     rook_mobility: [Score; 15] = [
-        S(-41, -97), S(-27, -52), S(-17, -30), S(-12, -24), S(-10, -13), S(-8, -4), S(-2, -2),
-        S(1, 4), S(3, 10), S(6, 14), S(11, 12), S(8, 20), S(23, 17), S(16, 21), S(-3, 21),
+        S(-42, -97), S(-27, -52), S(-16, -29), S(-11, -24), S(-9, -12), S(-7, -3), S(0, -1),
+        S(2, 5), S(4, 11), S(7, 15), S(12, 12), S(9, 21), S(22, 16), S(14, 22), S(-7, 22),
     ],
     /// Queen mobility (0..=27).
     queen_mobility: [Score; 28] = [
-        S(-63, -126), S(-50, -88), S(-34, -59), S(-30, -37), S(-22, -41), S(-16, -27),
-        S(-11, -31), S(-9, -12), S(-5, -13), S(-4, -1), S(-1, 8), S(0, 14), S(-5, 17),
-        S(-5, 22), S(-4, 22), S(0, 24), S(1, 22), S(-1, 17), S(13, 20), S(12, 14), S(18, 19), S(13, 9),
-        S(19, 17), S(21, 21), S(21, 19), S(24, 23), S(23, 25), S(24, 37),
+        S(-66, -146), S(-52, -93), S(-36, -57), S(-30, -32), S(-22, -37), S(-15, -25),
+        S(-10, -27), S(-8, -7), S(-4, -9), S(-3, 1), S(0, 13), S(1, 19), S(-3, 20),
+        S(-4, 25), S(-3, 24), S(0, 27), S(1, 23), S(0, 19), S(14, 21), S(11, 13), S(15, 18), S(11, 6),
+        S(19, 16), S(24, 23), S(19, 14), S(24, 22), S(23, 25), S(23, 35),
     ],
     /// Two bishops on squares of opposite colours.
-    bishop_pair: Score = S(25, 55),
+    bishop_pair: Score = S(25, 53),
     /// A rook on a file with no pawns.
-    rook_open_file: Score = S(38, 1),
+    rook_open_file: Score = S(41, -1),
     /// A rook on a file with enemy pawns only.
-    rook_half_open_file: Score = S(13, 14),
+    rook_half_open_file: Score = S(15, 14),
     /// A rook on the 7th rank with the enemy king on the 8th or enemy pawns
     /// on the 7th.
-    rook_on_seventh: Score = S(-15, 24),
+    rook_on_seventh: Score = S(-17, 25),
     /// A knight on ranks 4 to 6, defended by a pawn, that no enemy pawn can
     /// ever attack.
-    knight_outpost: Score = S(29, 15),
+    knight_outpost: Score = S(25, 13),
     /// The same for a bishop.
-    bishop_outpost: Score = S(27, 2),
+    bishop_outpost: Score = S(23, 3),
 
     // ---- Threats (threats.rs), indexed by the attacked piece ----------
 
     /// An enemy piece attacked by one of our pawns.
-    threat_by_pawn: [Score; 6] = [S(0, 0), S(55, 17), S(64, 29), S(41, 34), S(53, 10), S(0, 0)],
-    /// An enemy rook or queen attacked by one of our knights or bishops.
-    threat_by_minor: [Score; 6] = [S(0, 0), S(0, 0), S(0, 0), S(48, 21), S(46, 23), S(0, 0)],
+    threat_by_pawn: [Score; 6] = [S(0, 0), S(60, 13), S(61, 32), S(40, 32), S(52, 2), S(0, 0)],
+    /// An enemy piece attacked by one of our knights or bishops: pawns only
+    /// when weak, other pieces always.
+    threat_by_minor: [Score; 6] = [S(0, 12), S(20, 17), S(33, 13), S(47, 14), S(42, 21), S(0, 0)],
     /// An enemy queen attacked by one of our rooks.
-    threat_by_rook: Score = S(56, 12),
+    threat_by_rook: Score = S(53, 9),
+    /// A weak enemy piece (attacked by us, not defended by a pawn nor by more
+    /// attackers than ours) that is undefended or that we attack twice.
+    hanging: Score = S(17, 10),
+    /// A weak enemy piece our king attacks.
+    threat_by_king: Score = S(-1, 29),
+    /// A square both sides attack that the enemy does not strongly hold.
+    restricted: Score = S(4, -1),
+    /// A safe pawn push that would attack an enemy piece.
+    pawn_push_threat: Score = S(16, 10),
 
     // ---- King safety (king.rs) ----------------------------------------
 
     /// Attack units per king-zone square attacked, by attacker (pawn and
     /// king unused).
-    king_attack_weight: [i32; 6] = [0, 3, 2, 3, 3, 0],
+    king_attack_weight: [i32; 6] = [0, 2, 2, 2, 2, 0],
     /// Attack units for a safe check available to an attacker kind.
-    king_safe_check: [i32; 6] = [0, 9, 6, 10, 10, 0],
+    king_safe_check: [i32; 6] = [0, 8, 6, 9, 10, 0],
+    /// Attack units per square of the king zone that the attacker hits and
+    /// the defender holds only with the king or queen, or not at all.
+    king_weak_square: i32 = 2,
+    /// Attack units for checks available that are not safe (once).
+    king_unsafe_check: i32 = 4,
     /// Units removed when the attacker has no queen.
-    king_no_queen: i32 = 19,
+    king_no_queen: i32 = 18,
     /// The king-safety penalty is `units² × king_danger / 1024`.
-    king_danger: Score = S(230, 88),
+    king_danger: Score = S(221, 82),
     /// Pawn shield per file around the king, by distance of our nearest
     /// pawn in front of the king: none, 1, 2, 3 or more ranks.
-    pawn_shield: [Score; 4] = [S(-22, 1), S(13, -5), S(3, -4), S(-3, -5)],
+    pawn_shield: [Score; 4] = [S(-22, 0), S(12, -5), S(2, -4), S(-4, -5)],
     /// Pawn storm per file around the king, by distance of the nearest enemy
     /// pawn in front of it: none (or 5 and more), 1, 2, 3, 4 ranks.
-    pawn_storm: [Score; 5] = [S(-6, 5), S(27, 10), S(-45, 7), S(-16, 8), S(-8, 8)],
+    pawn_storm: [Score; 5] = [S(-7, 5), S(35, -4), S(-43, 11), S(-17, 9), S(-8, 8)],
 
     // ---- Chess960 (chess960.rs) ---------------------------------------
 
     /// A bishop on a long diagonal that sees two centre squares past pawns.
-    long_diagonal_bishop: Score = S(21, 32),
+    long_diagonal_bishop: Score = S(21, 33),
     /// A knight or bishop still on our back rank.
-    undeveloped_minor: Score = S(12, -9),
+    undeveloped_minor: Score = S(9, -10),
     /// A bishop in one of our corners whose diagonal is closed by one of our
     /// pawns (b2 for a bishop on a1): 4x when that pawn cannot advance, 2x
     /// when a second pawn of ours stands next on the diagonal (c3).
-    cornered_bishop: Score = S(-16, -30),
+    cornered_bishop: Score = S(-18, -29),
     /// A knight in one of our corners with no safe square to go to.
-    cornered_knight: Score = S(-6, -42),
+    cornered_knight: Score = S(-6, -46),
     /// Our pawn attacked by the enemy and defended by nothing.
-    hanging_pawn: Score = S(-1, -24),
+    hanging_pawn: Score = S(13, -10),
 
     // ---- Tempo --------------------------------------------------------
 
     /// The side to move's bonus.
-    tempo: Score = S(25, 16),
+    tempo: Score = S(28, 19),
 }
 
 #[cfg(test)]

@@ -50,6 +50,8 @@ pub(crate) fn pieces(
         for sq in pos.colored(color, piece) {
             let att = attacks(piece, sq, info.occ);
             info.attacked_by[us][piece.index()] |= att;
+            info.attacked2[us] |= info.attacked[us] & att;
+            info.attacked[us] |= att;
             mobility += table[(att & area).count() as usize];
 
             let on_zone = att & zone;

@@ -254,6 +254,44 @@ fn terms_react_sensibly() {
     assert!(attacked.mg() <= quiet.mg(), "{attacked:?} {quiet:?}");
 }
 
+/// White's threats term with every threat weight zero but those `set`
+/// gives a value, so each test counts exactly one pattern.
+fn threats_only(fen: &str, set: impl Fn(&mut Params)) -> Score {
+    let mut p = Params::DEFAULT;
+    p.threat_by_pawn = [Score::ZERO; 6];
+    p.threat_by_minor = [Score::ZERO; 6];
+    p.threat_by_rook = Score::ZERO;
+    p.hanging = Score::ZERO;
+    p.threat_by_king = Score::ZERO;
+    p.restricted = Score::ZERO;
+    p.pawn_push_threat = Score::ZERO;
+    set(&mut p);
+    let b = Breakdown::new(&Position::from_fen(fen).unwrap(), &p);
+    b.terms[Term::Threats as usize][Color::White.index()]
+}
+
+#[test]
+fn threats_count_weak_and_hanging_pieces() {
+    let one = Score::new(1, 0);
+    let hanging = |fen: &str| threats_only(fen, |p| p.hanging = one);
+    // The d5 knight, hit by the d1 rook: alone, hanging; defended by a
+    // pawn, strongly protected; defended once by its king against our one
+    // attacker, weak but not hanging.
+    assert_eq!(hanging("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1"), one);
+    assert_eq!(hanging("4k3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1"), Score::ZERO);
+    assert_eq!(hanging("8/8/4k3/3n4/8/8/8/3RK3 w - - 0 1"), Score::ZERO);
+    // Two attackers against the king's one defence: hanging again.
+    assert_eq!(hanging("8/8/4k3/3n4/8/8/B7/3RK3 w - - 0 1"), one);
+    // Our king attacks the undefended d2 knight.
+    let by_king = |fen: &str| threats_only(fen, |p| p.threat_by_king = one);
+    assert_eq!(by_king("4k3/8/8/8/8/8/3n4/4K3 w - - 0 1"), one);
+    assert_eq!(by_king("4k3/8/8/8/8/2p5/3n4/4K3 w - - 0 1"), Score::ZERO);
+    // d3-d4 would attack the c5 knight, unless the e5 pawn guards d4.
+    let push = |fen: &str| threats_only(fen, |p| p.pawn_push_threat = one);
+    assert_eq!(push("4k3/8/8/2n5/8/3P4/8/4K3 w - - 0 1"), one);
+    assert_eq!(push("4k3/8/8/2n1p3/8/3P4/8/4K3 w - - 0 1"), Score::ZERO);
+}
+
 /// Rough cost of `evaluate`; run with
 /// `cargo test -p castella-eval --release -- --ignored --nocapture`.
 #[test]
