@@ -2,7 +2,7 @@
 //! a quadratic penalty; the pawn shield and the enemy pawn storm in front of
 //! the king.
 
-use crate::masks::{forward_ranks, nearest, rank_distance};
+use crate::masks::{distance, forward_ranks, nearest, rank_distance};
 use crate::params::Params;
 use crate::score::{Score, S};
 use crate::Info;
@@ -45,6 +45,13 @@ pub(crate) fn king(pos: &Position, color: Color, params: &Params, info: &Info) -
         if d <= 4 {
             score += params.pawn_storm[d as usize];
         }
+    }
+
+    // In the endgame the king belongs near its pawns.
+    let our_pawns = pos.colored(color, Piece::Pawn);
+    if our_pawns.any() {
+        let nearest = our_pawns.into_iter().map(|p| distance(p, ksq)).min();
+        score += params.king_pawn_distance * nearest.unwrap_or(0);
     }
 
     // A lone attacker rarely mates: zone attacks count from two attackers

@@ -4,7 +4,7 @@
 //! The same pass records every piece's attacks in [`Info`] (for threats,
 //! king safety and passed pawns) and the attacks on the enemy king zone.
 
-use crate::masks::{adjacent_files, forward_ranks, DARK_SQUARES};
+use crate::masks::{adjacent_files, distance, forward_ranks, push, DARK_SQUARES};
 use crate::params::Params;
 use crate::score::Score;
 use crate::Info;
@@ -63,6 +63,18 @@ pub(crate) fn pieces(
 
             match piece {
                 Piece::Knight | Piece::Bishop => {
+                    if (Bitboard::from(sq).shift(push(color)) & our_pawns).any() {
+                        score += params.minor_behind_pawn;
+                    }
+                    score += params.king_protector * distance(sq, pos.king(color));
+                    if piece == Piece::Bishop {
+                        let same_colour = if DARK_SQUARES.has(sq) {
+                            DARK_SQUARES
+                        } else {
+                            !DARK_SQUARES
+                        };
+                        score += params.bishop_pawns * (our_pawns & same_colour).count() as i32;
+                    }
                     let rank = color.relative_rank(sq.rank());
                     let safe_from_pawns =
                         (their_pawns & adjacent_files(sq.file()) & forward_ranks(color, sq.rank()))

@@ -292,6 +292,44 @@ fn threats_count_weak_and_hanging_pieces() {
     assert_eq!(push("4k3/8/8/2n1p3/8/3P4/8/4K3 w - - 0 1"), Score::ZERO);
 }
 
+#[test]
+fn piece_placement_terms_count_exactly() {
+    let one = Score::new(1, 0);
+    let pieces = |fen: &str, set: &dyn Fn(&mut Params)| {
+        let mut p = Params::DEFAULT;
+        p.bishop_pair = Score::ZERO;
+        p.rook_open_file = Score::ZERO;
+        p.rook_half_open_file = Score::ZERO;
+        p.rook_on_seventh = Score::ZERO;
+        p.knight_outpost = Score::ZERO;
+        p.bishop_outpost = Score::ZERO;
+        p.bishop_pawns = Score::ZERO;
+        p.minor_behind_pawn = Score::ZERO;
+        p.king_protector = Score::ZERO;
+        set(&mut p);
+        let b = Breakdown::new(&Position::from_fen(fen).unwrap(), &p);
+        b.terms[Term::Pieces as usize][Color::White.index()]
+    };
+    // The d3 knight behind the d4 pawn; the bishop on e3 is not.
+    let fen = "4k3/8/8/8/3P4/3NB3/8/4K3 w - - 0 1";
+    assert_eq!(pieces(fen, &|p| p.minor_behind_pawn = one), one);
+    // Knight d3 and bishop e3 are 2 squares from the e1 king.
+    assert_eq!(pieces(fen, &|p| p.king_protector = one), one * 4);
+    // The e3 bishop (dark squares) shares its colour with the d4 pawn.
+    assert_eq!(pieces(fen, &|p| p.bishop_pawns = one), one);
+    // The king's distance to its nearest pawn, in the king term.
+    let mut p = Params::DEFAULT;
+    p.king_pawn_distance = Score::new(0, 1);
+    let king = |fen: &str| {
+        let b = Breakdown::new(&Position::from_fen(fen).unwrap(), &p);
+        b.terms[Term::King as usize][Color::White.index()]
+    };
+    // b3 is 3 squares from e1, b6 is 5 (both off the shield files).
+    let near = king("4k3/8/8/8/8/1P6/8/4K3 w - - 0 1");
+    let far = king("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(far.eg() - near.eg(), 2);
+}
+
 /// Rough cost of `evaluate`; run with
 /// `cargo test -p castella-eval --release -- --ignored --nocapture`.
 #[test]
