@@ -77,8 +77,8 @@ impl MovePicker {
         }
     }
 
-    /// Generate no quiet moves from now on (late-move pruning has decided
-    /// they are not worth searching); a killer already under way may still
+    /// Give no more quiet moves, refutations included (late-move pruning
+    /// has decided they are not worth searching); losing captures still
     /// come.
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
@@ -132,7 +132,7 @@ impl MovePicker {
                     return Some((mv, GOOD_CAPTURE + score));
                 }
                 Stage::Refutations(k) => {
-                    if k >= self.refutations.len() {
+                    if k >= self.refutations.len() || self.skip_quiets {
                         self.stage = Stage::GenerateQuiets;
                         continue;
                     }
@@ -140,9 +140,10 @@ impl MovePicker {
                     let mv = self.refutations[k];
                     let seen = mv == self.tt_move || self.refutations[..k].contains(&mv);
                     if mv.is_null() || seen || pos.is_noisy(mv) || !pos.is_legal(mv) {
-                        // Not tried here: keep it from blocking a quiet move
-                        // of the same bits later.
-                        self.refutations[k] = if seen { mv } else { Move::NULL };
+                        // Not tried in this slot, so the quiet stage must not
+                        // skip it on its account (a duplicate is skipped on
+                        // the table move's or the earlier slot's account).
+                        self.refutations[k] = Move::NULL;
                         continue;
                     }
                     let score = [KILLER + 1, KILLER, COUNTER][k];

@@ -579,6 +579,7 @@ impl Searcher {
             && !entry.is_some_and(|e| e.depth >= depth - 3 && from_tt(e.value, ply) < probcut_beta)
         {
             let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, Move::NULL, true);
+            let mut cut = None;
             self.keys.push(key);
             while let Some((mv, order)) = picker.next(pos, &self.history, &[None, None]) {
                 if is_bad_capture(order) || !see_ge(pos, mv, probcut_beta - eval) {
@@ -599,17 +600,22 @@ impl Searcher {
                     );
                 }
                 if self.stopped {
-                    self.keys.pop();
-                    return 0;
+                    break;
                 }
                 if v >= probcut_beta {
-                    self.keys.pop();
-                    self.tt()
-                        .store(key, mv, to_tt(v, ply), raw_eval, depth - 3, TtBound::Lower);
-                    return v;
+                    cut = Some((mv, v));
+                    break;
                 }
             }
             self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if let Some((mv, v)) = cut {
+                self.tt()
+                    .store(key, mv, to_tt(v, ply), raw_eval, depth - 3, TtBound::Lower);
+                return v;
+            }
         }
 
         // Internal iterative reduction: no table move, search shallower first.
@@ -666,7 +672,6 @@ impl Searcher {
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
         let mut quiets: ArrayVec<(Move, usize), 64> = ArrayVec::new();
-        let mut skip_quiets = false;
         let mut legal_moves = 0usize;
         let original_alpha = alpha;
         self.keys.push(key);
@@ -677,14 +682,10 @@ impl Searcher {
             }
             legal_moves += 1;
             let quiet = !pos.is_noisy(mv);
-            if quiet && skip_quiets {
-                continue;
-            }
             if best_score > -MATE_BOUND && ply > 0 {
                 if quiet {
                     let lmp = (3 + depth * depth) / (2 - improving as i32);
                     if !pv_node && depth <= 8 && moves_searched as i32 >= lmp && !self.off.lmp {
-                        skip_quiets = true;
                         picker.skip_quiets();
                         continue;
                     }
@@ -693,7 +694,6 @@ impl Searcher {
                         && eval + 100 + 100 * depth <= alpha
                         && !self.off.futility
                     {
-                        skip_quiets = true;
                         picker.skip_quiets();
                         continue;
                     }

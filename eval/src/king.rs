@@ -48,11 +48,12 @@ pub(crate) fn king(pos: &Position, color: Color, params: &Params, info: &Info) -
     }
 
     // In the endgame the king belongs near its pawns.
-    let our_pawns = pos.colored(color, Piece::Pawn);
-    if our_pawns.any() {
-        let nearest = our_pawns.into_iter().map(|p| distance(p, ksq)).min();
-        score += params.king_pawn_distance * nearest.unwrap_or(0);
-    }
+    let closest = pos
+        .colored(color, Piece::Pawn)
+        .map(|p| distance(p, ksq))
+        .min()
+        .unwrap_or(0);
+    score += params.king_pawn_distance * closest;
 
     // A lone attacker rarely mates: zone attacks count from two attackers
     // on, safe checks always.

@@ -184,7 +184,12 @@ fn drawish_endings_are_scaled() {
 
 /// One side's value of one term.
 fn term(fen: &str, term: Term, color: Color) -> Score {
-    let b = Breakdown::new(&Position::from_fen(fen).unwrap(), &Params::DEFAULT);
+    term_with(fen, term, color, &Params::DEFAULT)
+}
+
+/// [`term`] under other weights.
+fn term_with(fen: &str, term: Term, color: Color, params: &Params) -> Score {
+    let b = Breakdown::new(&Position::from_fen(fen).unwrap(), params);
     b.terms[term as usize][color.index()]
 }
 
@@ -266,8 +271,7 @@ fn threats_only(fen: &str, set: impl Fn(&mut Params)) -> Score {
     p.restricted = Score::ZERO;
     p.pawn_push_threat = Score::ZERO;
     set(&mut p);
-    let b = Breakdown::new(&Position::from_fen(fen).unwrap(), &p);
-    b.terms[Term::Threats as usize][Color::White.index()]
+    term_with(fen, Term::Threats, Color::White, &p)
 }
 
 #[test]
@@ -307,8 +311,7 @@ fn piece_placement_terms_count_exactly() {
         p.minor_behind_pawn = Score::ZERO;
         p.king_protector = Score::ZERO;
         set(&mut p);
-        let b = Breakdown::new(&Position::from_fen(fen).unwrap(), &p);
-        b.terms[Term::Pieces as usize][Color::White.index()]
+        term_with(fen, Term::Pieces, Color::White, &p)
     };
     // The d3 knight behind the d4 pawn; the bishop on e3 is not.
     let fen = "4k3/8/8/8/3P4/3NB3/8/4K3 w - - 0 1";
@@ -320,10 +323,7 @@ fn piece_placement_terms_count_exactly() {
     // The king's distance to its nearest pawn, in the king term.
     let mut p = Params::DEFAULT;
     p.king_pawn_distance = Score::new(0, 1);
-    let king = |fen: &str| {
-        let b = Breakdown::new(&Position::from_fen(fen).unwrap(), &p);
-        b.terms[Term::King as usize][Color::White.index()]
-    };
+    let king = |fen: &str| term_with(fen, Term::King, Color::White, &p);
     // b3 is 3 squares from e1, b6 is 5 (both off the shield files).
     let near = king("4k3/8/8/8/8/1P6/8/4K3 w - - 0 1");
     let far = king("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1");

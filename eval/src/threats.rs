@@ -34,13 +34,8 @@ pub(crate) fn threats(pos: &Position, color: Color, params: &Params, info: &Info
     let defended = non_pawn & strongly_protected;
 
     let minors = by[Piece::Knight.index()] | by[Piece::Bishop.index()];
-    for piece in [
-        Piece::Pawn,
-        Piece::Knight,
-        Piece::Bishop,
-        Piece::Rook,
-        Piece::Queen,
-    ] {
+    // (The king is never a victim: `enemies` leaves it out.)
+    for piece in Piece::ALL {
         let victims = pos.colored(!color, piece) & (defended | weak);
         score += params.threat_by_minor[piece.index()] * (minors & victims).count() as i32;
     }

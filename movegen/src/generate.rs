@@ -103,9 +103,9 @@ impl MoveSink for MoveFinder {
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, delta: i8) {
         let t = self.mv.to();
-        self.found |= to.has(t) && t.offset(-delta) == self.mv.from() && {
-            Move::normal(self.mv.from(), t) == self.mv
-        };
+        self.found |= to.has(t)
+            && t.offset(-delta) == self.mv.from()
+            && Move::normal(self.mv.from(), t) == self.mv;
     }
 
     #[inline(always)]
