@@ -410,6 +410,10 @@ fn random_playouts_match_brute_force() {
                 "in {}",
                 pos.fen()
             );
+            for &m in all.iter() {
+                let checks = pos.play(m).in_check();
+                assert_eq!(pos.gives_check(m), checks, "{m:?} in {}", pos.fen());
+            }
             assert!(noisy.iter().all(|&m| pos.is_noisy(m)));
             assert!(quiet.iter().all(|&m| !pos.is_noisy(m)));
             checked += 1;
@@ -430,6 +434,36 @@ fn random_playouts_match_brute_force() {
         }
     }
     assert!(checked > 20_000, "only {checked} positions checked");
+}
+
+/// Checks that only the board after the move shows: a rook check by
+/// castling, a discovery by the castling rook, en passant uncovering a
+/// bishop or a rook, an under-promotion check and a discovered check by a pawn push.
+#[test]
+fn gives_check_sees_rare_checks() {
+    let cases: &[(&str, &str, bool)] = &[
+        ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1h1", true),
+        ("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1a1", true),
+        ("8/8/8/8/8/8/8/R3K2k w Q - 0 1", "e1a1", true),
+        ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1h1", false),
+        ("8/1k6/8/3pP3/8/8/8/K6B w - d6 0 1", "e5d6", true),
+        ("8/8/8/3pP3/8/8/8/k6K w - d6 0 1", "e5d6", false),
+        ("8/8/8/2kpP2R/8/8/8/7K w - d6 0 1", "e5d6", true),
+        ("2k5/4P3/8/8/8/8/8/K7 w - - 0 1", "e7e8n", false),
+        ("2k5/4P3/8/8/8/8/8/K7 w - - 0 1", "e7e8r", true),
+        ("8/4P3/5k2/8/8/8/8/K7 w - - 0 1", "e7e8n", true),
+        ("8/2k5/8/4P3/8/8/7B/K7 w - - 0 1", "e5e6", true),
+    ];
+    for &(fen, uci, want) in cases {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mv = pos
+            .legal_moves()
+            .into_iter()
+            .find(|&m| pos.move_to_uci(m, true) == uci)
+            .unwrap_or_else(|| panic!("{uci} not legal in {fen}"));
+        assert_eq!(pos.play(mv).in_check(), want, "{uci} in {fen}");
+        assert_eq!(pos.gives_check(mv), want, "{uci} in {fen}");
+    }
 }
 
 #[test]

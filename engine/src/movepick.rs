@@ -42,7 +42,9 @@ pub struct MovePicker {
     refutations: [Move; 3],
     /// Captures and promotions only (the quiescence search out of check).
     noisy_only: bool,
-    skip_quiets: bool,
+    /// Late-move pruning or futility has given up on quiet moves: only
+    /// quiet checks still come, unsorted.
+    only_checks: bool,
     moves: MoveList,
     scores: ArrayVec<i32, MAX_MOVES>,
     /// The next move of the current stage to look at.
@@ -69,7 +71,7 @@ impl MovePicker {
             tt_move,
             refutations: [k1, k2, history.counter(pos, prev)],
             noisy_only,
-            skip_quiets: false,
+            only_checks: false,
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             cur: 0,
@@ -77,11 +79,12 @@ impl MovePicker {
         }
     }
 
-    /// Give no more quiet moves, refutations included (late-move pruning
-    /// has decided they are not worth searching); losing captures still
-    /// come.
-    pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
+    /// Give no more quiet moves but checks, refutations included (late-move
+    /// pruning or futility has given up on the others); losing captures
+    /// still come. The checks come in generation order: no sorting is spent
+    /// on a node that is being pruned.
+    pub fn only_checks(&mut self) {
+        self.only_checks = true;
     }
 
     /// The next move with its ordering score, best first.
@@ -132,7 +135,13 @@ impl MovePicker {
                     return Some((mv, GOOD_CAPTURE + score));
                 }
                 Stage::Refutations(k) => {
-                    if k >= self.refutations.len() || self.skip_quiets {
+                    if k >= self.refutations.len() || self.only_checks {
+                        // Untried slots are cleared so that the quiet stage
+                        // does not skip those moves (a checking killer
+                        // still comes there).
+                        for r in &mut self.refutations[k.min(3)..] {
+                            *r = Move::NULL;
+                        }
                         self.stage = Stage::GenerateQuiets;
                         continue;
                     }
@@ -150,10 +159,6 @@ impl MovePicker {
                     return Some((mv, score));
                 }
                 Stage::GenerateQuiets => {
-                    if self.skip_quiets {
-                        self.stage = Stage::BadCaptures(0);
-                        continue;
-                    }
                     self.cur = self.moves.len();
                     pos.generate_moves(GenType::Quiet, &mut self.moves);
                     let side = pos.side_to_move();
@@ -165,11 +170,12 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if self.skip_quiets {
-                        self.stage = Stage::BadCaptures(0);
-                        continue;
-                    }
-                    let Some(i) = self.pick(self.moves.len()) else {
+                    let next = if self.only_checks {
+                        self.next_check(pos)
+                    } else {
+                        self.pick(self.moves.len())
+                    };
+                    let Some(i) = next else {
                         self.stage = Stage::BadCaptures(0);
                         continue;
                     };
@@ -190,6 +196,19 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+
+    /// The index of the next move of `cur..` that gives check, stepping
+    /// past it.
+    #[inline]
+    fn next_check(&mut self, pos: &Position) -> Option<usize> {
+        while self.cur < self.moves.len() {
+            self.cur += 1;
+            if pos.gives_check(self.moves[self.cur - 1]) {
+                return Some(self.cur - 1);
+            }
+        }
+        None
     }
 
     /// Swaps the best-scored move of `cur..end` to `cur`, steps past it and
@@ -240,7 +259,8 @@ mod tests {
 
     /// Every legal move comes exactly once, whatever the table move and
     /// killers (legal, illegal or from another position) are; noisy-only
-    /// pickers give the captures and promotions (everything in check).
+    /// pickers give the captures and promotions (everything in check); once
+    /// told to, the picker gives only checks of the quiet moves left.
     #[test]
     fn picks_each_legal_move_once() {
         let mut rng = StdRng::seed_from_u64(7);
@@ -285,6 +305,30 @@ mod tests {
                     assert_eq!(got, want, "in {}", pos.fen());
                     checked += 1;
                 }
+                // Giving up on quiets part-way: every noisy move and every
+                // quiet check still comes once, no other quiet move comes.
+                let switch_at = rng.gen_range(1..=legal.len());
+                let mut picker = MovePicker::new(&pos, tt, &history, ply % 8, prev, false);
+                let mut got = Vec::new();
+                while let Some((mv, _)) = picker.next(&pos, &history, &[None, None]) {
+                    if got.len() >= switch_at {
+                        assert!(pos.is_noisy(mv) || pos.gives_check(mv), "{mv:?}");
+                    }
+                    got.push(mv);
+                    if got.len() == switch_at {
+                        picker.only_checks();
+                    }
+                }
+                let before: Vec<Move> = got[..switch_at.min(got.len())].to_vec();
+                let mut want: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| before.contains(&m) || pos.is_noisy(m) || pos.gives_check(m))
+                    .collect();
+                let key = |m: &Move| m.bits();
+                got.sort_by_key(key);
+                want.sort_by_key(key);
+                assert_eq!(got, want, "switch at {switch_at} in {}", pos.fen());
                 earlier.extend(legal.iter().copied());
                 pos = pos.play(legal[rng.gen_range(0..legal.len())]);
             }

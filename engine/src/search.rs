@@ -684,18 +684,22 @@ impl Searcher {
             let quiet = !pos.is_noisy(mv);
             if best_score > -MATE_BOUND && ply > 0 {
                 if quiet {
+                    // Late-move pruning and futility give up on the quiet
+                    // moves of a node, but not on checks: they find the
+                    // perpetuals and mating attacks that save nodes which
+                    // look hopeless.
                     let lmp = (3 + depth * depth) / (2 - improving as i32);
-                    if !pv_node && depth <= 8 && moves_searched as i32 >= lmp && !self.off.lmp {
-                        picker.skip_quiets();
-                        continue;
-                    }
-                    if !in_check
+                    let late =
+                        !pv_node && depth <= 8 && moves_searched as i32 >= lmp && !self.off.lmp;
+                    let futile = !in_check
                         && depth <= 8
                         && eval + 100 + 100 * depth <= alpha
-                        && !self.off.futility
-                    {
-                        picker.skip_quiets();
-                        continue;
+                        && !self.off.futility;
+                    if late || futile {
+                        picker.only_checks();
+                        if !pos.gives_check(mv) {
+                            continue;
+                        }
                     }
                     if depth <= 8 && !self.off.see && !see_ge(pos, mv, -50 * depth) {
                         continue;

@@ -194,6 +194,50 @@ impl Position {
         mv.is_promotion() || self.captured(mv).is_some()
     }
 
+    /// Whether the legal move `mv` gives check, without playing it: the
+    /// search asks this of moves it may prune. Direct checks by the moved
+    /// piece (or the castling rook), discovered checks through the vacated
+    /// square or squares, and the en-passant discovery through the captured
+    /// pawn's square are all found by recomputing which of our pieces attack
+    /// the enemy king on the board after the move.
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side;
+        let ksq = self.king(us.flip());
+        let (from, to) = (mv.from(), mv.to());
+        let mut occ = self.occupied();
+        let mut pieces = [Bitboard::EMPTY; 6];
+        for p in Piece::ALL {
+            pieces[p.index()] = self.colored(us, p);
+        }
+        match mv.kind() {
+            MoveKind::Castle => {
+                let (kto, rto) = self.castle_destinations(mv);
+                occ = (occ - Bitboard::from(from) - Bitboard::from(to)) | kto | rto;
+                pieces[Piece::Rook.index()] =
+                    (pieces[Piece::Rook.index()] - Bitboard::from(to)) | rto;
+            }
+            kind => {
+                let moved = self.piece_on(from).unwrap_or(Piece::King);
+                if kind == MoveKind::EnPassant {
+                    occ ^= to.offset(if us == Color::White { -8 } else { 8 });
+                }
+                let placed = match kind {
+                    MoveKind::Promotion(p) => p,
+                    _ => moved,
+                };
+                occ = (occ - Bitboard::from(from)) | to;
+                pieces[moved.index()] ^= from;
+                pieces[placed.index()] |= to;
+            }
+        }
+        let queens = pieces[Piece::Queen.index()];
+        ((pawn_attacks(us.flip(), ksq) & pieces[Piece::Pawn.index()])
+            | (knight_attacks(ksq) & pieces[Piece::Knight.index()])
+            | (bishop_attacks(ksq, occ) & (pieces[Piece::Bishop.index()] | queens))
+            | (rook_attacks(ksq, occ) & (pieces[Piece::Rook.index()] | queens)))
+            .any()
+    }
+
     /// The key computed from scratch; always equal to `key()`.
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
