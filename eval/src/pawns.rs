@@ -77,6 +77,10 @@ pub(crate) fn passed(pos: &Position, color: Color, params: &Params, info: &Info)
         if !info.occ.has(stop) && !info.attacked[(!color).index()].has(stop) {
             score += params.passed_free[rank];
         }
+        let path = front_span(color, sq);
+        if (path & (pos.color(!color) | info.attacked[(!color).index()])).is_empty() {
+            score += params.passed_safe_path[rank];
+        }
         if (pawn_attacks(!color, sq) & ours).any() {
             score += params.passed_supported;
         }

@@ -9,7 +9,7 @@ use crate::params::Params;
 use crate::score::Score;
 use crate::Info;
 use castella_movegen::attacks::{bishop_attacks, knight_attacks, queen_attacks, rook_attacks};
-use castella_movegen::{Bitboard, Color, Piece, Position, Rank, Square};
+use castella_movegen::{Bitboard, CastleSide, Color, File, Piece, Position, Rank, Square};
 
 /// The squares a piece of kind `piece` on `sq` attacks.
 #[inline(always)]
@@ -52,7 +52,8 @@ pub(crate) fn pieces(
             info.attacked_by[us][piece.index()] |= att;
             info.attacked2[us] |= info.attacked[us] & att;
             info.attacked[us] |= att;
-            mobility += table[(att & area).count() as usize];
+            let safe_squares = (att & area).count();
+            mobility += table[safe_squares as usize];
 
             let on_zone = att & zone;
             if on_zone.any() {
@@ -91,6 +92,20 @@ pub(crate) fn pieces(
                     }
                 }
                 Piece::Rook => {
+                    // Shut in by its own king (a rook on the h-file with the
+                    // king on g1): the king must move before the rook can.
+                    let kf = pos.king(color).file();
+                    let outside = if kf < File::E {
+                        sq.file() < kf
+                    } else {
+                        sq.file() > kf
+                    };
+                    if safe_squares <= 3 && outside {
+                        let can_castle = CastleSide::ALL
+                            .iter()
+                            .any(|&side| pos.castling().rook(color, side).is_some());
+                        score += params.trapped_rook * (1 + !can_castle as i32);
+                    }
                     let file = Bitboard::file(sq.file());
                     if (our_pawns & file).is_empty() {
                         score += if (their_pawns & file).is_empty() {

@@ -270,6 +270,8 @@ fn threats_only(fen: &str, set: impl Fn(&mut Params)) -> Score {
     p.threat_by_king = Score::ZERO;
     p.restricted = Score::ZERO;
     p.pawn_push_threat = Score::ZERO;
+    p.knight_on_queen = Score::ZERO;
+    p.slider_on_queen = Score::ZERO;
     set(&mut p);
     term_with(fen, Term::Threats, Color::White, &p)
 }
@@ -294,6 +296,33 @@ fn threats_count_weak_and_hanging_pieces() {
     let push = |fen: &str| threats_only(fen, |p| p.pawn_push_threat = one);
     assert_eq!(push("4k3/8/8/2n5/8/3P4/8/4K3 w - - 0 1"), one);
     assert_eq!(push("4k3/8/8/2n1p3/8/3P4/8/4K3 w - - 0 1"), Score::ZERO);
+    // Nb1-c3 would hit the d5 queen; a pawn on b4 guards c3.
+    let knight = |fen: &str| threats_only(fen, |p| p.knight_on_queen = one);
+    assert_eq!(knight("4k3/8/8/3q4/8/8/8/1N2K3 w - - 0 1"), one);
+    assert_eq!(knight("4k3/8/8/3q4/1p6/8/8/1N2K3 w - - 0 1"), Score::ZERO);
+    // Both rooks reach d4, which attacks the queen along the d-file; a5 and
+    // h5 are reached by one rook only.
+    let slider = |fen: &str| threats_only(fen, |p| p.slider_on_queen = one);
+    assert_eq!(slider("4k3/8/8/3q4/R6R/8/8/4K3 w - - 0 1"), one);
+    assert_eq!(slider("4k3/8/8/3q4/R7/8/8/4K3 w - - 0 1"), Score::ZERO);
+}
+
+#[test]
+fn passed_pawn_safe_path_counts_exactly() {
+    let one = Score::new(1, 0);
+    let mut p = Params::DEFAULT;
+    p.passed = [Score::ZERO; 8];
+    p.passed_free = [Score::ZERO; 8];
+    p.passed_supported = Score::ZERO;
+    p.passed_own_king = Score::ZERO;
+    p.passed_enemy_king = Score::ZERO;
+    p.passed_safe_path = [Score::ZERO; 8];
+    p.passed_safe_path[5] = one;
+    let passed = |fen: &str| term_with(fen, Term::Passed, Color::White, &p);
+    assert_eq!(passed("k7/8/4P3/8/8/8/8/4K3 w - - 0 1"), one);
+    // The h7 rook watches e7; the e8 king blocks the path.
+    assert_eq!(passed("k7/7r/4P3/8/8/8/8/4K3 w - - 0 1"), Score::ZERO);
+    assert_eq!(passed("4k3/8/4P3/8/8/8/8/K7 w - - 0 1"), Score::ZERO);
 }
 
 #[test]
@@ -310,6 +339,7 @@ fn piece_placement_terms_count_exactly() {
         p.bishop_pawns = Score::ZERO;
         p.minor_behind_pawn = Score::ZERO;
         p.king_protector = Score::ZERO;
+        p.trapped_rook = Score::ZERO;
         set(&mut p);
         term_with(fen, Term::Pieces, Color::White, &p)
     };
@@ -320,6 +350,12 @@ fn piece_placement_terms_count_exactly() {
     assert_eq!(pieces(fen, &|p| p.king_protector = one), one * 4);
     // The e3 bishop (dark squares) shares its colour with the d4 pawn.
     assert_eq!(pieces(fen, &|p| p.bishop_pawns = one), one);
+    // The h1 rook shut in by the g1 king: twice without castling rights,
+    // once while it can still castle; the a1 rook beside an e1 king is not.
+    let trapped = |fen: &str| pieces(fen, &|p| p.trapped_rook = one);
+    assert_eq!(trapped("4k3/8/8/8/8/8/5PPP/6KR w - - 0 1"), one * 2);
+    assert_eq!(trapped("4k3/8/8/8/8/8/5PPP/4K2R w K - 0 1"), one);
+    assert_eq!(trapped("4k3/8/8/8/8/8/PPP5/R3K3 w Q - 0 1"), Score::ZERO);
     // The king's distance to its nearest pawn, in the king term.
     let mut p = Params::DEFAULT;
     p.king_pawn_distance = Score::new(0, 1);

@@ -10,6 +10,7 @@ use crate::masks::{pawn_attacks_all, push};
 use crate::params::Params;
 use crate::score::Score;
 use crate::Info;
+use castella_movegen::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use castella_movegen::{Bitboard, Color, Piece, Position, Rank};
 
 /// Threats by `color` against the other side's pieces.
@@ -59,5 +60,18 @@ pub(crate) fn threats(pos: &Position, color: Color, params: &Params, info: &Info
         & !info.attacked_by[them][Piece::Pawn.index()]
         & (info.attacked[us] | !info.attacked[them]);
     score += params.pawn_push_threat * (pawn_attacks_all(color, safe) & non_pawn).count() as i32;
+
+    // Squares from which we could attack a lone enemy queen next move.
+    let queens = pos.colored(!color, Piece::Queen);
+    if queens.count() == 1 {
+        let q = queens.lsb();
+        let safe =
+            !pos.color(color) & !info.attacked_by[them][Piece::Pawn.index()] & !strongly_protected;
+        let knight = knight_attacks(q) & by[Piece::Knight.index()];
+        score += params.knight_on_queen * (knight & safe).count() as i32;
+        let sliders = (bishop_attacks(q, info.occ) & by[Piece::Bishop.index()])
+            | (rook_attacks(q, info.occ) & by[Piece::Rook.index()]);
+        score += params.slider_on_queen * (sliders & safe & info.attacked2[us]).count() as i32;
+    }
     score
 }
