@@ -87,6 +87,12 @@ impl MovePicker {
         self.only_checks = true;
     }
 
+    /// Whether [`MovePicker::only_checks`] was called: every quiet move it
+    /// gives from then on is known to give check.
+    pub fn giving_only_checks(&self) -> bool {
+        self.only_checks
+    }
+
     /// The next move with its ordering score, best first.
     pub fn next(
         &mut self,
@@ -139,7 +145,8 @@ impl MovePicker {
                         // Untried slots are cleared so that the quiet stage
                         // does not skip those moves (a checking killer
                         // still comes there).
-                        for r in &mut self.refutations[k.min(3)..] {
+                        let n = self.refutations.len();
+                        for r in &mut self.refutations[k.min(n)..] {
                             *r = Move::NULL;
                         }
                         self.stage = Stage::GenerateQuiets;

@@ -695,7 +695,8 @@ impl Searcher {
                         && depth <= 8
                         && eval + 100 + 100 * depth <= alpha
                         && !self.off.futility;
-                    if late || futile {
+                    // Once switched, the picker has checked each quiet move.
+                    if (late || futile) && !picker.giving_only_checks() {
                         picker.only_checks();
                         if !pos.gives_check(mv) {
                             continue;
