@@ -123,3 +123,31 @@ impl History {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_earlier_move_of_the_context_counts() {
+        let pos = Position::startpos();
+        let mv = pos.legal_moves()[0];
+        let piece = piece12(Color::White, Piece::Knight);
+        let mut h = History::default();
+        // Two distinct earlier moves: an update under one context is seen
+        // by a context that shares either of them.
+        let (a, b) = (Some((6, 10)), Some((1, 20)));
+        h.update_quiet(Color::White, mv, piece, &[a, b], 1000);
+        let butterfly_only = h.quiet(Color::White, mv, piece, &[None, None]);
+        assert!(butterfly_only > 0);
+        for ctx in [[a, None], [None, b]] {
+            let s = h.quiet(Color::White, mv, piece, &ctx);
+            assert_eq!(s, 2 * butterfly_only, "{ctx:?}");
+        }
+        assert_eq!(h.quiet(Color::White, mv, piece, &[a, b]), 3 * butterfly_only);
+        // A move of another piece to the same square shares only the
+        // butterfly entry.
+        let other = piece12(Color::White, Piece::Bishop);
+        assert_eq!(h.quiet(Color::White, mv, other, &[a, b]), butterfly_only);
+    }
+}
