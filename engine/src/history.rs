@@ -144,7 +144,10 @@ mod tests {
             let s = h.quiet(Color::White, mv, piece, &ctx);
             assert_eq!(s, 2 * butterfly_only, "{ctx:?}");
         }
-        assert_eq!(h.quiet(Color::White, mv, piece, &[a, b]), 3 * butterfly_only);
+        assert_eq!(
+            h.quiet(Color::White, mv, piece, &[a, b]),
+            3 * butterfly_only
+        );
         // A move of another piece to the same square shares only the
         // butterfly entry.
         let other = piece12(Color::White, Piece::Bishop);
