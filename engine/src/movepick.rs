@@ -145,8 +145,7 @@ impl MovePicker {
                         // Untried slots are cleared so that the quiet stage
                         // does not skip those moves (a checking killer
                         // still comes there).
-                        let n = self.refutations.len();
-                        for r in &mut self.refutations[k.min(n)..] {
+                        for r in self.refutations.iter_mut().skip(k) {
                             *r = Move::NULL;
                         }
                         self.stage = Stage::GenerateQuiets;
