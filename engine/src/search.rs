@@ -553,6 +553,7 @@ impl Searcher {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let mut child = *pos;
                 child.make_null();
+                self.tt().prefetch(child.key());
                 self.played[ply] = Move::NULL;
                 self.moved[ply] = None;
                 self.keys.push(key);
@@ -586,6 +587,7 @@ impl Searcher {
                     continue;
                 }
                 let child = pos.play(mv);
+                self.tt().prefetch(child.key());
                 self.played[ply] = mv;
                 self.moved[ply] = Some(moved_key(pos, mv));
                 let mut v = -self.qsearch(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
@@ -715,6 +717,7 @@ impl Searcher {
             }
 
             let child = pos.play(mv);
+            self.tt().prefetch(child.key());
             self.played[ply] = mv;
             let mk = moved_key(pos, mv);
             self.moved[ply] = Some(mk);
@@ -888,6 +891,7 @@ impl Searcher {
                 }
             }
             let child = pos.play(mv);
+            self.tt().prefetch(child.key());
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
