@@ -77,7 +77,10 @@ impl Buckets {
         let layout = Layout::from_size_align(size, std::mem::align_of::<AtomicU64>()).ok()?;
         // SAFETY: the layout's size is not zero (len + 1 >= 2 buckets).
         let block = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
-        let skip = block.as_ptr().align_offset(std::mem::align_of::<Bucket>());
+        // Bytes to the next cache-line boundary, computed from the address
+        // (`align_offset` may give up and answer usize::MAX).
+        let line = std::mem::align_of::<Bucket>();
+        let skip = (line - block.as_ptr() as usize % line) % line;
         // SAFETY: `skip` is less than one bucket, so `first` and the `len`
         // buckets after it lie inside the block we allocated one bucket
         // larger than they need.
