@@ -151,6 +151,24 @@ impl Searcher {
         v * (200 - pos.halfmove_clock().min(100) as i32) / 200
     }
 
+    /// `pos` after `mv`; the child's table bucket starts loading at once,
+    /// so its probe a few steps later finds it in the cache.
+    #[inline]
+    fn play(&self, pos: &Position, mv: Move) -> Position {
+        let child = pos.play(mv);
+        self.tt().prefetch(child.key());
+        child
+    }
+
+    /// `pos` with the move passed to the opponent, prefetched like [`Self::play`].
+    #[inline]
+    fn play_null(&self, pos: &Position) -> Position {
+        let mut child = *pos;
+        child.make_null();
+        self.tt().prefetch(child.key());
+        child
+    }
+
     fn tt(&self) -> &TranspositionTable {
         self.tt.as_deref().expect("set for the search")
     }
@@ -391,7 +409,7 @@ impl Searcher {
         #[allow(clippy::needless_range_loop)]
         for i in pv_idx..root_moves.len() {
             let mv = root_moves[i].mv;
-            let child = root.play(mv);
+            let child = self.play(root, mv);
             self.played[0] = mv;
             self.moved[0] = Some(moved_key(root, mv));
             let ext = (child.in_check() && !self.off.check_ext) as i32;
@@ -551,9 +569,7 @@ impl Searcher {
                 && !self.played[ply - 1].is_null()
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                let mut child = *pos;
-                child.make_null();
-                self.tt().prefetch(child.key());
+                let child = self.play_null(pos);
                 self.played[ply] = Move::NULL;
                 self.moved[ply] = None;
                 self.keys.push(key);
@@ -586,8 +602,7 @@ impl Searcher {
                 if is_bad_capture(order) || !see_ge(pos, mv, probcut_beta - eval) {
                     continue;
                 }
-                let child = pos.play(mv);
-                self.tt().prefetch(child.key());
+                let child = self.play(pos, mv);
                 self.played[ply] = mv;
                 self.moved[ply] = Some(moved_key(pos, mv));
                 let mut v = -self.qsearch(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
@@ -716,8 +731,7 @@ impl Searcher {
                 }
             }
 
-            let child = pos.play(mv);
-            self.tt().prefetch(child.key());
+            let child = self.play(pos, mv);
             self.played[ply] = mv;
             let mk = moved_key(pos, mv);
             self.moved[ply] = Some(mk);
@@ -890,8 +904,7 @@ impl Searcher {
                     continue;
                 }
             }
-            let child = pos.play(mv);
-            self.tt().prefetch(child.key());
+            let child = self.play(pos, mv);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
