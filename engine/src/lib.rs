@@ -212,7 +212,13 @@ impl Engine {
         let tt = self.tt.clone();
         let report = self.report.clone();
         let multipv = self.options.multipv;
-        let time = TimeManager::new(&limits, pos.side_to_move(), &self.options, start);
+        let time = TimeManager::new(
+            &limits,
+            pos.side_to_move(),
+            pos.fullmove_number(),
+            &self.options,
+            start,
+        );
         let mut searchers = std::mem::take(&mut self.searchers);
         self.worker = Some(std::thread::spawn(move || {
             let result = search_all(
@@ -245,7 +251,13 @@ impl Engine {
     ) -> (ThreadResult, u64) {
         self.wait();
         let control = Arc::new(Control::new(self.searchers.len(), false));
-        let time = TimeManager::new(limits, pos.side_to_move(), &self.options, Instant::now());
+        let time = TimeManager::new(
+            limits,
+            pos.side_to_move(),
+            pos.fullmove_number(),
+            &self.options,
+            Instant::now(),
+        );
         let result = search_all(
             &mut self.searchers,
             pos,
