@@ -212,13 +212,7 @@ impl Engine {
         let tt = self.tt.clone();
         let report = self.report.clone();
         let multipv = self.options.multipv;
-        let time = TimeManager::new(
-            &limits,
-            pos.side_to_move(),
-            pos.fullmove_number(),
-            &self.options,
-            start,
-        );
+        let time = TimeManager::new(&limits, &pos, &self.options, start);
         let mut searchers = std::mem::take(&mut self.searchers);
         self.worker = Some(std::thread::spawn(move || {
             let result = search_all(
@@ -251,13 +245,7 @@ impl Engine {
     ) -> (ThreadResult, u64) {
         self.wait();
         let control = Arc::new(Control::new(self.searchers.len(), false));
-        let time = TimeManager::new(
-            limits,
-            pos.side_to_move(),
-            pos.fullmove_number(),
-            &self.options,
-            Instant::now(),
-        );
+        let time = TimeManager::new(limits, pos, &self.options, Instant::now());
         let result = search_all(
             &mut self.searchers,
             pos,

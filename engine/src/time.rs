@@ -2,7 +2,7 @@
 //! scaled by how settled the search is) and a hard limit (never pass it).
 
 use crate::{Limits, Options};
-use castella_movegen::Color;
+use castella_movegen::{Color, Position};
 use std::time::Instant;
 
 /// The time budget of one search.
@@ -25,19 +25,13 @@ impl TimeManager {
     /// to a full share from move 13. Games against Stockfish at 10+0.1 were
     /// lost on moves 10 to 45, where the old budget (a twentieth of the
     /// clock) had already spent most of it on the first ten moves.
-    pub fn new(
-        limits: &Limits,
-        side: Color,
-        move_number: u16,
-        options: &Options,
-        start: Instant,
-    ) -> TimeManager {
+    pub fn new(limits: &Limits, pos: &Position, options: &Options, start: Instant) -> TimeManager {
         let overhead_ms = options.move_overhead_ms;
         let (soft_ms, hard_ms) = if let Some(mt) = limits.movetime {
             let t = mt.saturating_sub(overhead_ms).max(1);
             (Some(t), Some(t))
         } else {
-            let (time, inc) = match side {
+            let (time, inc) = match pos.side_to_move() {
                 Color::White => (limits.wtime, limits.winc.unwrap_or(0)),
                 Color::Black => (limits.btime, limits.binc.unwrap_or(0)),
             };
@@ -45,22 +39,8 @@ impl TimeManager {
                 None => (None, None),
                 Some(time) => {
                     let avail = time.saturating_sub(overhead_ms).max(1);
-                    // Plan for 20 more moves (or the moves to go), spend most
-                    // of the increment, and never more than 3/4 of the clock.
-                    let mut soft = match limits.movestogo {
-                        Some(m) => {
-                            let mtg = m.clamp(1, 50) as u64;
-                            (avail / mtg + inc * 3 / 4).min(avail / 2)
-                        }
-                        None => {
-                            // The horizon in moves; the pool counts the
-                            // increments still to come within it.
-                            const H: u64 = 30;
-                            let pool = avail + inc * (H - 1);
-                            let k = move_number.saturating_sub(1).min(12) as u64;
-                            (pool * (40 + 60 * k / 12) / (100 * H)).min(avail / 4)
-                        }
-                    };
+                    let mut soft =
+                        base_soft_ms(avail, inc, limits.movestogo, pos.fullmove_number());
                     if options.ponder {
                         soft += soft / 4;
                     }
@@ -95,9 +75,38 @@ impl TimeManager {
     }
 }
 
+/// Moves the clock is shared over when the GUI sends no `movestogo`.
+const HORIZON: u64 = 30;
+/// The share of move 1, in percent; it grows to 100 over `RAMP_MOVES`.
+const RAMP_START: u64 = 40;
+const RAMP_MOVES: u64 = 12;
+
+/// The soft limit before `Ponder` and the hard cap, from the time left
+/// (`avail`, overhead already taken off) and the increment.
+fn base_soft_ms(avail: u64, inc: u64, movestogo: Option<u32>, move_number: u16) -> u64 {
+    match movestogo {
+        // The clock over the moves to go plus most of the increment.
+        Some(m) => (avail / m.clamp(1, 50) as u64 + inc * 3 / 4).min(avail / 2),
+        // The clock and the increments still to come within the horizon,
+        // ramped up over the first moves.
+        None => {
+            let pool = avail + inc * (HORIZON - 1);
+            let k = (move_number.saturating_sub(1) as u64).min(RAMP_MOVES);
+            let percent = RAMP_START + (100 - RAMP_START) * k / RAMP_MOVES;
+            (pool * percent / (100 * HORIZON)).min(avail / 4)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The start position's pieces with White to move at `move_number`.
+    fn at_move(move_number: u16) -> Position {
+        let fen = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 {move_number}");
+        Position::from_fen(&fen).unwrap()
+    }
 
     #[test]
     fn budgets_stay_inside_the_clock() {
@@ -124,7 +133,7 @@ mod tests {
                 ..Default::default()
             };
             for options in [&opts, &pondering] {
-                let tm = TimeManager::new(&limits, Color::White, 1, options, now);
+                let tm = TimeManager::new(&limits, &Position::startpos(), options, now);
                 let (s, h) = (tm.soft_ms.unwrap(), tm.hard_ms.unwrap());
                 assert!(s <= h, "{time} {inc}");
                 assert!(
@@ -133,19 +142,19 @@ mod tests {
                 );
             }
         }
+        let black_to_move = Position::startpos().play(Position::startpos().legal_moves()[0]);
         let tm = TimeManager::new(
             &Limits {
                 movetime: Some(500),
                 ..Default::default()
             },
-            Color::Black,
-            1,
+            &black_to_move,
             &opts,
             now,
         );
         assert_eq!(tm.hard_ms, Some(490));
         assert!(
-            TimeManager::new(&Limits::default(), Color::White, 1, &opts, now)
+            TimeManager::new(&Limits::default(), &Position::startpos(), &opts, now)
                 .hard_ms
                 .is_none()
         );
@@ -163,7 +172,7 @@ mod tests {
                 winc: Some(inc),
                 ..Default::default()
             };
-            TimeManager::new(&limits, Color::White, move_number, &opts, Instant::now())
+            TimeManager::new(&limits, &at_move(move_number), &opts, Instant::now())
                 .soft_ms
                 .unwrap()
         };
@@ -192,10 +201,10 @@ mod tests {
             ponder: true,
             ..Default::default()
         };
-        let a = TimeManager::new(&limits, Color::White, 1, &plain, now)
+        let a = TimeManager::new(&limits, &Position::startpos(), &plain, now)
             .soft_ms
             .unwrap();
-        let b = TimeManager::new(&limits, Color::White, 1, &ponder, now)
+        let b = TimeManager::new(&limits, &Position::startpos(), &ponder, now)
             .soft_ms
             .unwrap();
         assert_eq!(b, a + a / 4);
