@@ -16,15 +16,10 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// The budget for `limits`, less `Move Overhead`; with `Ponder` on the
-    /// soft limit grows by a quarter, as the opponent's time is partly ours.
-    ///
-    /// Without `movestogo` the clock and the next 29 increments are shared
-    /// over 30 moves, and the first moves of the game (`move_number`, from
-    /// the FEN's full-move counter) get less: from 40% of a share on move 1
-    /// to a full share from move 13. Games against Stockfish at 10+0.1 were
-    /// lost on moves 10 to 45, where the old budget (a twentieth of the
-    /// clock) had already spent most of it on the first ten moves.
+    /// The budget for `limits` in `pos` (its side to move and full-move
+    /// number; see [`base_soft_ms`]), less `Move Overhead`; with `Ponder` on
+    /// the soft limit grows by a quarter, as the opponent's time is partly
+    /// ours.
     pub fn new(limits: &Limits, pos: &Position, options: &Options, start: Instant) -> TimeManager {
         let overhead_ms = options.move_overhead_ms;
         let (soft_ms, hard_ms) = if let Some(mt) = limits.movetime {
@@ -79,10 +74,17 @@ impl TimeManager {
 const HORIZON: u64 = 30;
 /// The share of move 1, in percent; it grows to 100 over `RAMP_MOVES`.
 const RAMP_START: u64 = 40;
+/// Moves over which the share grows to a full one (reached on move 13).
 const RAMP_MOVES: u64 = 12;
 
 /// The soft limit before `Ponder` and the hard cap, from the time left
-/// (`avail`, overhead already taken off) and the increment.
+/// (`avail`, overhead already taken off), the increment and the FEN's
+/// full-move number.
+///
+/// Without `movestogo` the first moves of the game get less than a full
+/// share: games against Stockfish at 10+0.1 were lost on moves 10 to 45,
+/// where the old budget (a twentieth of the clock) had already spent most
+/// of it on the first ten moves.
 fn base_soft_ms(avail: u64, inc: u64, movestogo: Option<u32>, move_number: u16) -> u64 {
     match movestogo {
         // The clock over the moves to go plus most of the increment.
@@ -142,7 +144,8 @@ mod tests {
                 );
             }
         }
-        let black_to_move = Position::startpos().play(Position::startpos().legal_moves()[0]);
+        let start = Position::startpos();
+        let black_to_move = start.play(start.legal_moves()[0]);
         let tm = TimeManager::new(
             &Limits {
                 movetime: Some(500),
