@@ -11,7 +11,7 @@ use crate::tt::{Bound as TtBound, TranspositionTable};
 use crate::value::*;
 use crate::{Bound, Event, Info, Limits, Reporter};
 use arrayvec::ArrayVec;
-use castella_eval::{evaluate, PIECE_VALUES};
+use castella_eval::{evaluate_cached, PawnTable, PIECE_VALUES};
 use castella_movegen::{Move, Piece, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -101,6 +101,8 @@ pub struct Searcher {
     moved: [Option<(usize, usize)>; MAX_PLY + 2],
     /// The move left out at each ply by a singular-extension search.
     excluded: [Move; MAX_PLY + 2],
+    /// The evaluation's pawn terms, cached for this thread.
+    pawns: PawnTable,
     nodes: u64,
     seldepth: usize,
     root_depth: i32,
@@ -127,6 +129,7 @@ impl Searcher {
             played: [Move::NULL; MAX_PLY + 2],
             moved: [None; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
+            pawns: PawnTable::new(),
             nodes: 0,
             seldepth: 0,
             root_depth: 0,
@@ -143,8 +146,8 @@ impl Searcher {
     /// half at 100 plies), so that in a won position the search prefers
     /// lines that make progress (a capture or a pawn move) to shuffling.
     #[inline]
-    fn static_eval(&self, pos: &Position) -> i32 {
-        let v = evaluate(pos);
+    fn static_eval(&mut self, pos: &Position) -> i32 {
+        let v = evaluate_cached(pos, &mut self.pawns);
         if self.off.rule50 {
             return v;
         }
@@ -995,10 +998,11 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use castella_eval::evaluate;
 
     #[test]
     fn static_eval_fades_with_the_fifty_move_counter() {
-        let searcher = Searcher::new(0);
+        let mut searcher = Searcher::new(0);
         let fen = |clock: u32| format!("8/5k2/8/3R4/8/8/2K5/8 w - - {clock} 80");
         let fresh = Position::from_fen(&fen(0)).unwrap();
         assert_eq!(searcher.static_eval(&fresh), evaluate(&fresh));

@@ -13,9 +13,11 @@ use castella_movegen::{Bitboard, Color, File, Piece, Position};
 /// 900 cp in the middlegame with the default weights).
 const MAX_UNITS: i32 = 60;
 
-/// `color`'s king safety (a penalty, so usually negative).
+/// `color`'s pawn shelter: the shield and the enemy storm in front of the
+/// king, and the king's distance to its nearest pawn. It depends on the
+/// pawns and the king's square only, so [`crate::pawn_table`] caches it.
 #[inline(always)]
-pub(crate) fn king(pos: &Position, color: Color, params: &Params, info: &Info) -> Score {
+pub(crate) fn shelter(pos: &Position, color: Color, params: &Params) -> Score {
     let them = !color;
     let ksq = pos.king(color);
     let mut score = Score::ZERO;
@@ -53,7 +55,16 @@ pub(crate) fn king(pos: &Position, color: Color, params: &Params, info: &Info) -
         .map(|p| distance(p, ksq))
         .min()
         .unwrap_or(0);
-    score += params.king_pawn_distance * closest;
+    score + params.king_pawn_distance * closest
+}
+
+/// `color`'s king safety from the pieces (a penalty, so usually negative);
+/// the pawn shelter is [`shelter`].
+#[inline(always)]
+pub(crate) fn king(pos: &Position, color: Color, params: &Params, info: &Info) -> Score {
+    let them = !color;
+    let ksq = pos.king(color);
+    let mut score = Score::ZERO;
 
     // A lone attacker rarely mates: zone attacks count from two attackers
     // on, safe checks always.

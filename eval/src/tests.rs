@@ -2,7 +2,7 @@
 
 use crate::params::Params;
 use crate::score::Score;
-use crate::{evaluate, explain, Breakdown, Term};
+use crate::{evaluate, evaluate_cached, explain, Breakdown, PawnTable, PawnTerms, Term};
 use castella_movegen::{Color, Position};
 
 /// The FENs of every suite in tests/data (the part before the first ';').
@@ -109,6 +109,29 @@ fn bounded_and_explained_everywhere() {
 }
 
 #[test]
+fn cached_evaluation_is_exact() {
+    let mut table = PawnTable::new();
+    let all = positions(1);
+    // Forwards (filling the table), backwards (hits and replacements) and
+    // forwards again.
+    for pos in all.iter().chain(all.iter().rev()).chain(all.iter()) {
+        assert_eq!(
+            evaluate_cached(pos, &mut table),
+            evaluate(pos),
+            "{}",
+            pos.fen()
+        );
+    }
+    // Same pawns, the king elsewhere: the shelter must not come from the
+    // entry of the first position.
+    let a = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1").unwrap();
+    let b = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/1K6 w - - 0 1").unwrap();
+    assert_eq!(evaluate_cached(&a, &mut table), evaluate(&a));
+    assert_eq!(evaluate_cached(&b, &mut table), evaluate(&b));
+    assert_ne!(evaluate(&a), evaluate(&b));
+}
+
+#[test]
 fn start_position_is_balanced() {
     let start = Position::startpos();
     assert!(evaluate(&start).abs() <= 50, "{}", evaluate(&start));
@@ -175,8 +198,11 @@ fn drawish_endings_are_scaled() {
     // scaled down; same-coloured ones (d5 light) are not.
     let ocb = "8/4k3/8/4b3/8/2PBK3/1P6/8 w - - 0 1";
     let same = "8/4k3/8/3b4/8/2PBK3/1P6/8 w - - 0 1";
-    let scale =
-        |fen: &str| Breakdown::new(&Position::from_fen(fen).unwrap(), &Params::DEFAULT).scale;
+    let scale = |fen: &str| {
+        let pos = Position::from_fen(fen).unwrap();
+        let params = Params::DEFAULT;
+        Breakdown::new(&pos, &params, &PawnTerms::compute(&pos, &params)).scale
+    };
     assert_eq!(scale(ocb), 32);
     assert_eq!(scale(same), 64);
     assert!(eval(ocb) > 0);
@@ -189,7 +215,8 @@ fn term(fen: &str, term: Term, color: Color) -> Score {
 
 /// [`term`] under other weights.
 fn term_with(fen: &str, term: Term, color: Color, params: &Params) -> Score {
-    let b = Breakdown::new(&Position::from_fen(fen).unwrap(), params);
+    let pos = Position::from_fen(fen).unwrap();
+    let b = Breakdown::new(&pos, params, &PawnTerms::compute(&pos, params));
     b.terms[term as usize][color.index()]
 }
 
@@ -382,8 +409,19 @@ fn timing() {
     }
     let calls = (rounds * positions.len()) as f64;
     let ns = start.elapsed().as_nanos() as f64 / calls;
+    println!("{ns:.1} ns per evaluate");
+    let mut table = PawnTable::new();
+    let start = std::time::Instant::now();
+    for _ in 0..rounds {
+        for pos in &positions {
+            sum +=
+                std::hint::black_box(evaluate_cached(std::hint::black_box(pos), &mut table)) as i64;
+        }
+    }
+    let calls = (rounds * positions.len()) as f64;
+    let ns = start.elapsed().as_nanos() as f64 / calls;
     println!(
-        "{} positions, {ns:.1} ns per evaluate (checksum {sum})",
+        "{} positions, {ns:.1} ns per cached evaluate (checksum {sum})",
         positions.len()
     );
     println!("{}", explain(&Position::startpos()));
