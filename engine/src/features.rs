@@ -46,6 +46,14 @@ pub struct Disabled {
     pub singular: bool,
     /// ProbCut: a capture that beats beta by a margin at reduced depth.
     pub probcut: bool,
+    /// Razoring: a capture search decides low-depth nodes far below alpha.
+    pub razor: bool,
+    /// One ply more or less in the full-depth search after a reduced one.
+    pub deeper: bool,
+    /// A history bonus for a quiet table move that cuts off from the table.
+    pub tt_hist: bool,
+    /// The table's value as the stand-pat score in quiescence.
+    pub qs_tt_eval: bool,
     /// Evaluation terms to switch off (an OR of
     /// [`castella_eval::term_switch`] values).
     pub eval_terms: u32,
@@ -53,7 +61,7 @@ pub struct Disabled {
 
 impl Disabled {
     /// Every name [`Disabled::parse`] accepts, in field order.
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 18] = [
         "aspiration",
         "rfp",
         "nmp",
@@ -68,6 +76,10 @@ impl Disabled {
         "rule50",
         "singular",
         "probcut",
+        "razor",
+        "deeper",
+        "tt_hist",
+        "qs_tt_eval",
     ];
 
     /// Parses a comma-separated list of feature names (case-insensitive;
@@ -90,6 +102,10 @@ impl Disabled {
                 "rule50" => &mut d.rule50,
                 "singular" => &mut d.singular,
                 "probcut" => &mut d.probcut,
+                "razor" => &mut d.razor,
+                "deeper" => &mut d.deeper,
+                "tt_hist" => &mut d.tt_hist,
+                "qs_tt_eval" => &mut d.qs_tt_eval,
                 lower => {
                     let Some(switch) = castella_eval::term_switch(lower) else {
                         let terms: Vec<&str> = castella_eval::switchable_terms().collect();

@@ -154,6 +154,19 @@ impl Searcher {
         v * (200 - pos.halfmove_clock().min(100) as i32) / 200
     }
 
+    /// The moves one and two plies back, which continuation history pairs
+    /// with the moves at `ply`.
+    #[inline]
+    fn context(&self, ply: usize) -> Context {
+        if self.off.cont_hist {
+            return [None, None];
+        }
+        [
+            self.moved[ply - 1],
+            if ply >= 2 { self.moved[ply - 2] } else { None },
+        ]
+    }
+
     /// `pos` after `mv`; the child's table bucket starts loading at once,
     /// so its probe a few steps later finds it in the cache.
     #[inline]
@@ -525,6 +538,24 @@ impl Searcher {
                     TtBound::Upper => v <= alpha,
                 }
             {
+                // A quiet table move that still holds is a good move here:
+                // credit it as if this node had searched it.
+                if v >= beta
+                    && !tt_move.is_null()
+                    && !self.off.tt_hist
+                    && !pos.is_noisy(tt_move)
+                    && pos.is_legal(tt_move)
+                {
+                    let ctx = self.context(ply);
+                    let mk = moved_key(pos, tt_move);
+                    self.history.update_quiet(
+                        pos.side_to_move(),
+                        tt_move,
+                        mk.0,
+                        &ctx,
+                        bonus(depth),
+                    );
+                }
                 return v;
             }
         }
@@ -552,6 +583,22 @@ impl Searcher {
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
 
         if !pv_node && !in_check {
+            // Razoring: far below alpha at low depth, only captures can
+            // save the node; if the capture search agrees, give up.
+            if depth <= 3
+                && !self.off.razor
+                && excluded.is_null()
+                && eval + 250 + 200 * depth * depth < alpha
+                && alpha.abs() < MATE_BOUND
+            {
+                let v = self.qsearch(pos, alpha - 1, alpha, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if v < alpha {
+                    return v;
+                }
+            }
             // Reverse futility: far above beta, assume it holds.
             if depth <= 8
                 && !self.off.rfp
@@ -644,14 +691,7 @@ impl Searcher {
         }
 
         let prev = self.played[ply - 1];
-        let ctx: Context = if self.off.cont_hist {
-            [None, None]
-        } else {
-            [
-                self.moved[ply - 1],
-                if ply >= 2 { self.moved[ply - 2] } else { None },
-            ]
-        };
+        let ctx = self.context(ply);
         // Singular extension: if every move but the table move fails well
         // below the table's value, the table move is the only good one and
         // is searched a ply deeper. If even without it the search beats
@@ -773,12 +813,23 @@ impl Searcher {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                let reduced = new_depth - r;
+                let mut s = -self.search(&child, -alpha - 1, -alpha, reduced, ply + 1, true);
+                let mut full = new_depth;
                 if s > alpha && r > 0 {
-                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    // The reduced search beat alpha: search at full depth,
+                    // a ply deeper if it beat the best score by far, a ply
+                    // shallower if only just.
+                    if !self.off.deeper {
+                        full += (s > best_score + 60 + 10 * new_depth) as i32;
+                        full -= (s < best_score + new_depth) as i32;
+                    }
+                    if full > reduced {
+                        s = -self.search(&child, -alpha - 1, -alpha, full, ply + 1, !cut_node);
+                    }
                 }
                 if pv_node && s > alpha && s < beta {
-                    s = -self.search(&child, -beta, -alpha, new_depth, ply + 1, false);
+                    s = -self.search(&child, -beta, -alpha, full, ply + 1, false);
                 }
                 s
             };
@@ -882,11 +933,28 @@ impl Searcher {
                 return v;
             }
         }
-        let stand_pat = if in_check {
+        let raw_eval = if in_check {
             -INFINITE
         } else {
             entry.map_or_else(|| self.static_eval(pos), |e| e.eval)
         };
+        let mut stand_pat = raw_eval;
+        // The table's value is a better guess than the static one when its
+        // bound allows.
+        if let Some(e) = entry {
+            let v = from_tt(e.value, ply);
+            if !in_check
+                && !self.off.qs_tt_eval
+                && !is_mate(e.value)
+                && match e.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => v > stand_pat,
+                    TtBound::Upper => v < stand_pat,
+                }
+            {
+                stand_pat = v;
+            }
+        }
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -932,7 +1000,7 @@ impl Searcher {
         } else {
             TtBound::Upper
         };
-        let stored_eval = if in_check { 0 } else { stand_pat };
+        let stored_eval = if in_check { 0 } else { raw_eval };
         self.tt()
             .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
         best
