@@ -42,8 +42,9 @@ struct Entry {
 /// Entries in a table: 8192 of 56 bytes, under half a megabyte.
 const ENTRIES: usize = 1 << 13;
 
-/// A direct-mapped table of [`PawnTerms`] for the default weights; one per
-/// search thread. Use it through [`crate::evaluate_cached`].
+/// A direct-mapped table of the pawn terms (structure, passed pawns, king
+/// shelter) for the default weights; one per search thread. Use it through
+/// [`crate::evaluate_cached`].
 pub struct PawnTable {
     entries: Box<[Entry]>,
 }
