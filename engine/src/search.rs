@@ -7,7 +7,7 @@ use crate::history::{bonus, piece12, Context, History};
 use crate::movepick::{is_bad_capture, MovePicker};
 use crate::see::see_ge;
 use crate::time::TimeManager;
-use crate::tt::{Bound as TtBound, TranspositionTable};
+use crate::tt::{Bound as TtBound, Entry as TtEntry, TranspositionTable};
 use crate::value::*;
 use crate::{Bound, Event, Info, Limits, Reporter};
 use arrayvec::ArrayVec;
@@ -64,6 +64,23 @@ pub struct ThreadResult {
 fn moved_key(pos: &Position, mv: Move) -> (usize, usize) {
     let piece = pos.piece_on(mv.from()).unwrap_or(Piece::King);
     (piece12(pos.side_to_move(), piece), mv.to().index())
+}
+
+/// The static evaluation `raw_eval` corrected by the table: its value is a
+/// better guess when its bound allows (exact, or a bound on the side away
+/// from `raw_eval`). Mate scores are left out.
+#[inline]
+fn table_adjusted(entry: Option<TtEntry>, raw_eval: i32, ply: usize) -> i32 {
+    let Some(e) = entry.filter(|e| !is_mate(e.value)) else {
+        return raw_eval;
+    };
+    let v = from_tt(e.value, ply);
+    match e.bound {
+        TtBound::Exact => v,
+        TtBound::Lower if v > raw_eval => v,
+        TtBound::Upper if v < raw_eval => v,
+        _ => raw_eval,
+    }
 }
 
 /// Late-move reductions by depth and move number (log-log).
@@ -565,19 +582,10 @@ impl Searcher {
         } else {
             entry.map_or_else(|| self.static_eval(pos), |e| e.eval)
         };
-        let eval = match entry {
-            _ if in_check => -INFINITE,
-            // The table's value is a better guess when its bound allows.
-            Some(e) if !is_mate(e.value) => {
-                let v = from_tt(e.value, ply);
-                match e.bound {
-                    TtBound::Exact => v,
-                    TtBound::Lower if v > raw_eval => v,
-                    TtBound::Upper if v < raw_eval => v,
-                    _ => raw_eval,
-                }
-            }
-            _ => raw_eval,
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            table_adjusted(entry, raw_eval, ply)
         };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
@@ -938,23 +946,11 @@ impl Searcher {
         } else {
             entry.map_or_else(|| self.static_eval(pos), |e| e.eval)
         };
-        let mut stand_pat = raw_eval;
-        // The table's value is a better guess than the static one when its
-        // bound allows.
-        if let Some(e) = entry {
-            let v = from_tt(e.value, ply);
-            if !in_check
-                && !self.off.qs_tt_eval
-                && !is_mate(e.value)
-                && match e.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => v > stand_pat,
-                    TtBound::Upper => v < stand_pat,
-                }
-            {
-                stand_pat = v;
-            }
-        }
+        let stand_pat = if in_check || self.off.qs_tt_eval {
+            raw_eval
+        } else {
+            table_adjusted(entry, raw_eval, ply)
+        };
         if stand_pat >= beta {
             return stand_pat;
         }

@@ -2,7 +2,7 @@
 
 use crate::params::Params;
 use crate::score::{Score, PHASE_MAX, SCALE_NORMAL};
-use crate::{Breakdown, PawnTerms, Term};
+use crate::{Breakdown, Term};
 use castella_movegen::{Color, Position};
 use std::fmt::Write;
 
@@ -12,7 +12,7 @@ fn cells(s: Score) -> String {
 
 /// See [`crate::explain()`].
 pub(crate) fn explain(pos: &Position, params: &Params) -> String {
-    let b = Breakdown::new(pos, params, &PawnTerms::compute(pos, params));
+    let b = Breakdown::uncached(pos, params);
     let rule = "---------------+---------------+---------------+--------------";
     let mut lines: Vec<String> = vec![
         "Castella evaluation, centipawns; each side's columns from its own view".to_string(),

@@ -89,8 +89,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// [`evaluate`] with other weights (for tuning).
 #[inline]
 pub fn evaluate_with(pos: &Position, params: &Params) -> i32 {
-    let pawn_terms = PawnTerms::compute(pos, params);
-    from_white(pos, Breakdown::new(pos, params, &pawn_terms).white_score())
+    from_white(pos, Breakdown::uncached(pos, params).white_score())
 }
 
 /// [`evaluate`], with the pawn terms taken from (and added to) `table`;
@@ -264,6 +263,13 @@ impl Breakdown {
         };
         breakdown.scale = scale::scale(pos, breakdown.total().eg());
         breakdown
+    }
+
+    /// [`Breakdown::new`] with the pawn terms computed here rather than
+    /// taken from a [`PawnTable`].
+    #[inline(always)]
+    pub(crate) fn uncached(pos: &Position, params: &Params) -> Breakdown {
+        Breakdown::new(pos, params, &PawnTerms::compute(pos, params))
     }
 
     /// The sum of every term, White's minus Black's.
