@@ -54,6 +54,8 @@ pub struct Disabled {
     pub tt_hist: bool,
     /// The table's value as the stand-pat score in quiescence.
     pub qs_tt_eval: bool,
+    /// Correcting the static evaluation by the correction history.
+    pub correction: bool,
     /// Evaluation terms to switch off (an OR of
     /// [`castella_eval::term_switch`] values).
     pub eval_terms: u32,
@@ -61,7 +63,7 @@ pub struct Disabled {
 
 impl Disabled {
     /// Every name [`Disabled::parse`] accepts, in field order.
-    pub const NAMES: [&'static str; 18] = [
+    pub const NAMES: [&'static str; 19] = [
         "aspiration",
         "rfp",
         "nmp",
@@ -80,6 +82,7 @@ impl Disabled {
         "deeper",
         "tt_hist",
         "qs_tt_eval",
+        "correction",
     ];
 
     /// Parses a comma-separated list of feature names (case-insensitive;
@@ -106,6 +109,7 @@ impl Disabled {
                 "deeper" => &mut d.deeper,
                 "tt_hist" => &mut d.tt_hist,
                 "qs_tt_eval" => &mut d.qs_tt_eval,
+                "correction" => &mut d.correction,
                 lower => {
                     let Some(switch) = castella_eval::term_switch(lower) else {
                         let terms: Vec<&str> = castella_eval::switchable_terms().collect();

@@ -6,6 +6,7 @@
 //! the `go` limits, and reports through a callback.
 
 pub mod bench;
+mod correction;
 pub mod draw;
 pub mod features;
 mod history;
@@ -195,6 +196,7 @@ impl Engine {
         }
         for s in &mut self.searchers {
             s.history.clear();
+            s.correction.clear();
         }
     }
 

@@ -1,6 +1,7 @@
 //! One search thread: iterative deepening with aspiration windows over a
 //! principal-variation alpha-beta search and a quiescence search.
 
+use crate::correction::Correction;
 use crate::draw::{is_insufficient_material, is_repetition};
 use crate::features::Disabled;
 use crate::history::{bonus, piece12, Context, History};
@@ -108,6 +109,8 @@ impl Reductions {
 pub struct Searcher {
     pub id: usize,
     pub history: History,
+    /// The static evaluation's recent errors by pawn structure.
+    pub correction: Correction,
     reductions: Reductions,
     keys: Vec<u64>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -138,6 +141,7 @@ impl Searcher {
         Searcher {
             id,
             history: History::default(),
+            correction: Correction::default(),
             reductions: Reductions::new(),
             keys: Vec::with_capacity(1024),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -169,6 +173,16 @@ impl Searcher {
             return v;
         }
         v * (200 - pos.halfmove_clock().min(100) as i32) / 200
+    }
+
+    /// `raw` (the static evaluation of `pos`) plus the correction history's
+    /// learned error for its pawn structure, kept clear of the mate range.
+    #[inline]
+    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        if self.off.correction {
+            return raw;
+        }
+        (raw + self.correction.get(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// The moves one and two plies back, which continuation history pairs
@@ -437,7 +451,8 @@ impl Searcher {
         self.evals[0] = if root.in_check() {
             -INFINITE
         } else {
-            self.static_eval(root)
+            let raw = self.static_eval(root);
+            self.corrected(root, raw)
         };
         #[allow(clippy::needless_range_loop)]
         for i in pv_idx..root_moves.len() {
@@ -582,10 +597,15 @@ impl Searcher {
         } else {
             entry.map_or_else(|| self.static_eval(pos), |e| e.eval)
         };
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            self.corrected(pos, raw_eval)
+        };
         let eval = if in_check {
             -INFINITE
         } else {
-            table_adjusted(entry, raw_eval, ply)
+            table_adjusted(entry, static_eval, ply)
         };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
@@ -894,6 +914,22 @@ impl Searcher {
         } else {
             TtBound::Upper
         };
+        // Teach the correction history how far the static evaluation missed,
+        // when the result says so: not after a capture or promotion (the
+        // evaluation is not meant to see those), and only on the side the
+        // bound allows.
+        let bound_agrees = match bound {
+            TtBound::Exact => true,
+            TtBound::Lower => best_score > static_eval,
+            TtBound::Upper => best_score < static_eval,
+        };
+        if !in_check
+            && bound_agrees
+            && (best_move.is_null() || !pos.is_noisy(best_move))
+            && !is_mate(best_score)
+        {
+            self.correction.update(pos, depth, best_score - raw_eval);
+        }
         // The static evaluation, not the table-adjusted guess: the next probe
         // adjusts it again by the bound it then finds.
         let stored_eval = if in_check { 0 } else { raw_eval };
@@ -946,10 +982,15 @@ impl Searcher {
         } else {
             entry.map_or_else(|| self.static_eval(pos), |e| e.eval)
         };
-        let stand_pat = if in_check || self.off.qs_tt_eval {
+        let static_eval = if in_check {
             raw_eval
         } else {
-            table_adjusted(entry, raw_eval, ply)
+            self.corrected(pos, raw_eval)
+        };
+        let stand_pat = if in_check || self.off.qs_tt_eval {
+            static_eval
+        } else {
+            table_adjusted(entry, static_eval, ply)
         };
         if stand_pat >= beta {
             return stand_pat;
