@@ -7,7 +7,7 @@
 //! good correction of the next static evaluation there. Each thread keeps
 //! its own table, cleared with the other histories by `ucinewgame`.
 
-use castella_movegen::{Color, Piece, Position};
+use castella_movegen::Position;
 
 /// Slots per side to move; a pawn structure is found by a hash of its pawns.
 const SIZE: usize = 1 << 14;
@@ -32,10 +32,7 @@ impl Default for Correction {
 
 #[inline]
 fn slot(pos: &Position) -> (usize, usize) {
-    let white = pos.colored(Color::White, Piece::Pawn).0;
-    let black = pos.colored(Color::Black, Piece::Pawn).0;
-    let h = (white ^ black.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (pos.side_to_move().index(), (h >> 50) as usize)
+    (pos.side_to_move().index(), (pos.pawn_hash() >> 50) as usize)
 }
 
 impl Correction {

@@ -67,20 +67,20 @@ fn moved_key(pos: &Position, mv: Move) -> (usize, usize) {
     (piece12(pos.side_to_move(), piece), mv.to().index())
 }
 
-/// The static evaluation `raw_eval` corrected by the table: its value is a
+/// The static evaluation `eval` corrected by the table: its value is a
 /// better guess when its bound allows (exact, or a bound on the side away
-/// from `raw_eval`). Mate scores are left out.
+/// from `eval`). Mate scores are left out.
 #[inline]
-fn table_adjusted(entry: Option<TtEntry>, raw_eval: i32, ply: usize) -> i32 {
+fn table_adjusted(entry: Option<TtEntry>, eval: i32, ply: usize) -> i32 {
     let Some(e) = entry.filter(|e| !is_mate(e.value)) else {
-        return raw_eval;
+        return eval;
     };
     let v = from_tt(e.value, ply);
     match e.bound {
         TtBound::Exact => v,
-        TtBound::Lower if v > raw_eval => v,
-        TtBound::Upper if v < raw_eval => v,
-        _ => raw_eval,
+        TtBound::Lower if v > eval => v,
+        TtBound::Upper if v < eval => v,
+        _ => eval,
     }
 }
 
@@ -592,20 +592,15 @@ impl Searcher {
             }
         }
 
-        let raw_eval = if in_check {
-            0
+        // The static evaluation (from the table when it has one), that
+        // plus the correction history, and that adjusted by the table's
+        // value; in check there is none.
+        let (raw_eval, corrected_eval, eval) = if in_check {
+            (0, -INFINITE, -INFINITE)
         } else {
-            entry.map_or_else(|| self.static_eval(pos), |e| e.eval)
-        };
-        let static_eval = if in_check {
-            -INFINITE
-        } else {
-            self.corrected(pos, raw_eval)
-        };
-        let eval = if in_check {
-            -INFINITE
-        } else {
-            table_adjusted(entry, static_eval, ply)
+            let raw = entry.map_or_else(|| self.static_eval(pos), |e| e.eval);
+            let corrected = self.corrected(pos, raw);
+            (raw, corrected, table_adjusted(entry, corrected, ply))
         };
         self.evals[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.evals[ply - 2];
@@ -920,8 +915,8 @@ impl Searcher {
         // bound allows.
         let bound_agrees = match bound {
             TtBound::Exact => true,
-            TtBound::Lower => best_score > static_eval,
-            TtBound::Upper => best_score < static_eval,
+            TtBound::Lower => best_score > corrected_eval,
+            TtBound::Upper => best_score < corrected_eval,
         };
         if !in_check
             && bound_agrees
@@ -930,14 +925,13 @@ impl Searcher {
         {
             self.correction.update(pos, depth, best_score - raw_eval);
         }
-        // The static evaluation, not the table-adjusted guess: the next probe
-        // adjusts it again by the bound it then finds.
-        let stored_eval = if in_check { 0 } else { raw_eval };
+        // The static evaluation (0 in check), not the corrected or
+        // table-adjusted guess: the next probe adjusts it again.
         self.tt().store(
             key,
             best_move,
             to_tt(best_score, ply),
-            stored_eval,
+            raw_eval,
             depth,
             bound,
         );
@@ -977,20 +971,16 @@ impl Searcher {
                 return v;
             }
         }
-        let raw_eval = if in_check {
-            -INFINITE
+        let (raw_eval, stand_pat) = if in_check {
+            (0, -INFINITE)
         } else {
-            entry.map_or_else(|| self.static_eval(pos), |e| e.eval)
-        };
-        let static_eval = if in_check {
-            raw_eval
-        } else {
-            self.corrected(pos, raw_eval)
-        };
-        let stand_pat = if in_check || self.off.qs_tt_eval {
-            static_eval
-        } else {
-            table_adjusted(entry, static_eval, ply)
+            let raw = entry.map_or_else(|| self.static_eval(pos), |e| e.eval);
+            let corrected = self.corrected(pos, raw);
+            if self.off.qs_tt_eval {
+                (raw, corrected)
+            } else {
+                (raw, table_adjusted(entry, corrected, ply))
+            }
         };
         if stand_pat >= beta {
             return stand_pat;
@@ -1037,9 +1027,8 @@ impl Searcher {
         } else {
             TtBound::Upper
         };
-        let stored_eval = if in_check { 0 } else { raw_eval };
         self.tt()
-            .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
+            .store(key, best_move, to_tt(best, ply), raw_eval, 0, bound);
         best
     }
 

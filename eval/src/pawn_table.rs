@@ -76,9 +76,9 @@ impl PawnTable {
             pos.king(Color::Black).index() as u8,
         ];
         // Any mix of the inputs will do: the entry is verified in full.
-        let h = (pawns[0].0 ^ pawns[1].0.rotate_left(29))
-            .wrapping_add(u64::from(kings[0]) << 6 | u64::from(kings[1]))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let king_bits = (u64::from(kings[0]) << 6 | u64::from(kings[1]) | 1 << 12)
+            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        let h = pos.pawn_hash() ^ king_bits;
         let entry = &mut self.entries[(h >> 51) as usize];
         // A default entry (no pawns, both kings on a1) matches no legal
         // position, so an empty slot never hits.

@@ -148,6 +148,16 @@ impl Position {
         self.key
     }
 
+    /// A hash of the two pawn sets alone (computed, not incremental: one
+    /// multiply), for caches keyed by the pawn structure. Its high bits are
+    /// the well-mixed ones.
+    #[inline(always)]
+    pub fn pawn_hash(&self) -> u64 {
+        let white = self.colored(Color::White, Piece::Pawn).0;
+        let black = self.colored(Color::Black, Piece::Pawn).0;
+        (white ^ black.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
     /// Pieces of either colour attacking `sq`, with `occ` as the occupancy.
     #[inline]
     pub fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
