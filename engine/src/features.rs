@@ -56,6 +56,12 @@ pub struct Disabled {
     pub qs_tt_eval: bool,
     /// Correcting the static evaluation by the correction history.
     pub correction: bool,
+    /// Pruning quiet moves with a bad history at low depth.
+    pub hist_prune: bool,
+    /// Reducing less at nodes the table saw on a principal variation.
+    pub tt_pv: bool,
+    /// Two plies of singular extension when the table move is far better.
+    pub double_ext: bool,
     /// Evaluation terms to switch off (an OR of
     /// [`castella_eval::term_switch`] values).
     pub eval_terms: u32,
@@ -63,7 +69,7 @@ pub struct Disabled {
 
 impl Disabled {
     /// Every name [`Disabled::parse`] accepts, in field order.
-    pub const NAMES: [&'static str; 19] = [
+    pub const NAMES: [&'static str; 22] = [
         "aspiration",
         "rfp",
         "nmp",
@@ -83,6 +89,9 @@ impl Disabled {
         "tt_hist",
         "qs_tt_eval",
         "correction",
+        "hist_prune",
+        "tt_pv",
+        "double_ext",
     ];
 
     /// Parses a comma-separated list of feature names (case-insensitive;
@@ -110,6 +119,9 @@ impl Disabled {
                 "tt_hist" => &mut d.tt_hist,
                 "qs_tt_eval" => &mut d.qs_tt_eval,
                 "correction" => &mut d.correction,
+                "hist_prune" => &mut d.hist_prune,
+                "tt_pv" => &mut d.tt_pv,
+                "double_ext" => &mut d.double_ext,
                 lower => {
                     let Some(switch) = castella_eval::term_switch(lower) else {
                         let terms: Vec<&str> = castella_eval::switchable_terms().collect();

@@ -10,7 +10,8 @@ use crate::history::{piece12, Context, History};
 use crate::see::see_ge;
 use arrayvec::ArrayVec;
 use castella_eval::PIECE_VALUES;
-use castella_movegen::{GenType, Move, MoveList, Piece, Position, MAX_MOVES};
+use castella_movegen::attacks::{bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use castella_movegen::{Bitboard, GenType, Move, MoveList, Piece, Position, MAX_MOVES};
 
 const TT_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
@@ -168,10 +169,13 @@ impl MovePicker {
                     self.cur = self.moves.len();
                     pos.generate_moves(GenType::Quiet, &mut self.moves);
                     let side = pos.side_to_move();
+                    let threats = Threats::new(pos);
                     for &mv in &self.moves[self.cur..] {
                         let piece = pos.piece_on(mv.from()).unwrap_or(Piece::King);
-                        self.scores
-                            .push(history.quiet(side, mv, piece12(side, piece), ctx));
+                        self.scores.push(
+                            history.quiet(side, mv, piece12(side, piece), ctx)
+                                + threats.escape(piece, mv),
+                        );
                     }
                     self.stage = Stage::Quiets;
                 }
@@ -237,6 +241,56 @@ impl MovePicker {
     }
 }
 
+/// The squares the side not to move attacks with cheap pieces, to order
+/// first the quiet moves that take an attacked piece out of a cheaper
+/// piece's reach, and last those that walk into one.
+struct Threats {
+    /// By pawns; by pawns and minor pieces; by those and rooks.
+    by: [Bitboard; 3],
+}
+
+impl Threats {
+    #[inline]
+    fn new(pos: &Position) -> Threats {
+        let them = !pos.side_to_move();
+        let occ = pos.occupied();
+        let mut pawns = Bitboard::EMPTY;
+        for sq in pos.colored(them, Piece::Pawn) {
+            pawns |= pawn_attacks(them, sq);
+        }
+        let mut minors = pawns;
+        for sq in pos.colored(them, Piece::Knight) {
+            minors |= knight_attacks(sq);
+        }
+        for sq in pos.colored(them, Piece::Bishop) {
+            minors |= bishop_attacks(sq, occ);
+        }
+        let mut rooks = minors;
+        for sq in pos.colored(them, Piece::Rook) {
+            rooks |= rook_attacks(sq, occ);
+        }
+        Threats {
+            by: [pawns, minors, rooks],
+        }
+    }
+
+    /// The ordering bonus (or malus) of a quiet move of `piece`.
+    #[inline]
+    fn escape(&self, piece: Piece, mv: Move) -> i32 {
+        let (danger, value) = match piece {
+            Piece::Queen => (self.by[2], 16_000),
+            Piece::Rook => (self.by[1], 10_000),
+            Piece::Knight | Piece::Bishop => (self.by[0], 6_000),
+            _ => return 0,
+        };
+        match (danger.has(mv.from()), danger.has(mv.to())) {
+            (true, false) => value,
+            (false, true) => -value,
+            _ => 0,
+        }
+    }
+}
+
 /// Most valuable victim, then least valuable attacker; queen promotions
 /// count as winning a queen's worth, under-promotions as losing a little.
 #[inline]
@@ -262,6 +316,35 @@ mod tests {
     use super::*;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+
+    /// All quiet moves in picking order, from a fresh history.
+    fn quiets_in_order(fen: &str) -> Vec<(Piece, String)> {
+        let pos = Position::from_fen(fen).unwrap();
+        let history = History::default();
+        let mut picker = MovePicker::new(&pos, Move::NULL, &history, 0, Move::NULL, false);
+        let mut quiets = Vec::new();
+        while let Some((mv, _)) = picker.next(&pos, &history, &[None, None]) {
+            if !pos.is_noisy(mv) {
+                quiets.push((pos.piece_on(mv.from()).unwrap(), mv.to().to_string()));
+            }
+        }
+        quiets
+    }
+
+    /// With no history yet, a knight attacked by a pawn moves first, and a
+    /// move into a pawn's reach comes last.
+    #[test]
+    fn threatened_pieces_step_away_first_and_not_into_attacks() {
+        let order = quiets_in_order("4k3/8/3p4/4N3/8/8/8/4K3 w - - 0 1");
+        assert_eq!(order.len(), 8 + 5, "{order:?}");
+        assert!(order[..8].iter().all(|m| m.0 == Piece::Knight), "{order:?}");
+        let order = quiets_in_order("4k3/8/8/8/3p4/8/8/1N2K3 w - - 0 1");
+        assert_eq!(
+            order.last(),
+            Some(&(Piece::Knight, "c3".to_string())),
+            "{order:?}"
+        );
+    }
 
     /// Every legal move comes exactly once, whatever the table move and
     /// killers (legal, illegal or from another position) are; noisy-only

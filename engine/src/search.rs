@@ -121,6 +121,8 @@ pub struct Searcher {
     moved: [Option<(usize, usize)>; MAX_PLY + 2],
     /// The move left out at each ply by a singular-extension search.
     excluded: [Move; MAX_PLY + 2],
+    /// Double extensions on the path to each ply.
+    double_exts: [u8; MAX_PLY + 2],
     /// The evaluation's pawn terms, cached for this thread.
     pawns: PawnTable,
     nodes: u64,
@@ -150,6 +152,7 @@ impl Searcher {
             played: [Move::NULL; MAX_PLY + 2],
             moved: [None; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
+            double_exts: [0; MAX_PLY + 2],
             pawns: PawnTable::new(),
             nodes: 0,
             seldepth: 0,
@@ -552,6 +555,7 @@ impl Searcher {
         let in_check = pos.in_check();
         let key = pos.key();
         let excluded = self.excluded[ply];
+        self.double_exts[ply + 1] = self.double_exts[ply];
         // A search that leaves a move out is not this position's search:
         // it neither takes nor leaves a table entry.
         let entry = if excluded.is_null() {
@@ -560,6 +564,8 @@ impl Searcher {
             None
         };
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
+        // On a principal variation now or when the table's entry was made.
+        let tt_pv = pv_node || (entry.is_some_and(|e| e.pv) && !self.off.tt_pv);
         if let Some(e) = entry {
             let v = from_tt(e.value, ply);
             if !pv_node
@@ -702,8 +708,17 @@ impl Searcher {
                 return 0;
             }
             if let Some((mv, v)) = cut {
-                self.tt()
-                    .store(key, mv, to_tt(v, ply), raw_eval, depth - 3, TtBound::Lower);
+                self.tt().store(
+                    key,
+                    TtEntry {
+                        mv,
+                        value: to_tt(v, ply),
+                        eval: raw_eval,
+                        depth: depth - 3,
+                        bound: TtBound::Lower,
+                        pv: tt_pv,
+                    },
+                );
                 return v;
             }
         }
@@ -739,7 +754,14 @@ impl Searcher {
                     return 0;
                 }
                 if s < s_beta {
-                    tt_ext = 1;
+                    // Far below: the table move alone holds, two plies
+                    // deeper (a few times per line at most).
+                    let far = s < s_beta - 25 && self.double_exts[ply] < 6;
+                    tt_ext = if !pv_node && far && !self.off.double_ext {
+                        2
+                    } else {
+                        1
+                    };
                 } else if s_beta >= beta {
                     return s_beta;
                 } else if v >= beta {
@@ -774,16 +796,27 @@ impl Searcher {
                     let lmp = (3 + depth * depth) / (2 - improving as i32);
                     let late =
                         !pv_node && depth <= 8 && moves_searched as i32 >= lmp && !self.off.lmp;
-                    let futile = !in_check
-                        && depth <= 8
-                        && eval + 100 + 100 * depth <= alpha
-                        && !self.off.futility;
                     // Once switched, the picker has checked each quiet move.
-                    if (late || futile) && !picker.giving_only_checks() {
+                    if late && !picker.giving_only_checks() {
                         picker.only_checks();
                         if !pos.gives_check(mv) {
                             continue;
                         }
+                    }
+                    // Futility and history pruning judge each move at the
+                    // depth late-move reductions would give it.
+                    let hist = self.history.quiet(us, mv, moved_key(pos, mv).0, &ctx);
+                    let lmr_depth = (depth - 1 - self.reductions.get(depth, moves_searched)
+                        + hist / 8000)
+                        .max(0);
+                    let futile = !in_check
+                        && lmr_depth <= 8
+                        && eval + 100 + 100 * lmr_depth <= alpha
+                        && !self.off.futility;
+                    let unpromising =
+                        lmr_depth < 5 && hist < -4000 * (depth - 1) && !self.off.hist_prune;
+                    if (futile || unpromising) && !pos.gives_check(mv) {
+                        continue;
                     }
                     if depth <= 8 && !self.off.see && !see_ge(pos, mv, -50 * depth) {
                         continue;
@@ -805,10 +838,11 @@ impl Searcher {
             let ext =
                 (gives_check && ply < 2 * self.root_depth as usize && !self.off.check_ext) as i32;
             let ext = if mv == tt_move {
-                (ext + tt_ext).min(1)
+                (ext + tt_ext).min(tt_ext.max(1))
             } else {
                 ext
             };
+            self.double_exts[ply + 1] = self.double_exts[ply] + (ext > 1) as u8;
             let new_depth = depth - 1 + ext;
 
             let score = if moves_searched == 0 {
@@ -828,7 +862,7 @@ impl Searcher {
                     && (quiet || is_bad_capture(order))
                 {
                     r = self.reductions.get(depth, moves_searched);
-                    r += !pv_node as i32 + !improving as i32 + cut_node as i32;
+                    r += !tt_pv as i32 + !improving as i32 + cut_node as i32;
                     r -= (order >= 900_000) as i32; // killers and the counter-move
                     r -= gives_check as i32;
                     if quiet {
@@ -929,11 +963,14 @@ impl Searcher {
         // table-adjusted guess: the next probe adjusts it again.
         self.tt().store(
             key,
-            best_move,
-            to_tt(best_score, ply),
-            raw_eval,
-            depth,
-            bound,
+            TtEntry {
+                mv: best_move,
+                value: to_tt(best_score, ply),
+                eval: raw_eval,
+                depth,
+                bound,
+                pv: tt_pv,
+            },
         );
         best_score
     }
@@ -960,6 +997,7 @@ impl Searcher {
         }
         let key = pos.key();
         let entry = self.tt().probe(key);
+        let tt_pv = beta - alpha > 1 || (entry.is_some_and(|e| e.pv) && !self.off.tt_pv);
         if let Some(e) = entry {
             let v = from_tt(e.value, ply);
             let usable = match e.bound {
@@ -1027,8 +1065,17 @@ impl Searcher {
         } else {
             TtBound::Upper
         };
-        self.tt()
-            .store(key, best_move, to_tt(best, ply), raw_eval, 0, bound);
+        self.tt().store(
+            key,
+            TtEntry {
+                mv: best_move,
+                value: to_tt(best, ply),
+                eval: raw_eval,
+                depth: 0,
+                bound,
+                pv: tt_pv,
+            },
+        );
         best
     }
 

@@ -21,7 +21,7 @@ pub enum Bound {
     Exact = 3,
 }
 
-/// A decoded table entry.
+/// A table entry, as stored and as decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub mv: Move,
@@ -29,6 +29,8 @@ pub struct Entry {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The position was on a principal variation when stored.
+    pub pv: bool,
 }
 
 struct Slot {
@@ -121,18 +123,19 @@ impl Drop for Buckets {
     }
 }
 
-// data: move 16 | value 16 | eval 16 | depth 8 | bound 2 | age 6
-fn pack(mv: Move, value: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
-    mv.bits() as u64
-        | (value as i16 as u16 as u64) << 16
-        | (eval as i16 as u16 as u64) << 32
-        | (depth.clamp(-1, 127) as i8 as u8 as u64) << 48
-        | (bound as u64) << 56
-        | ((age & 63) as u64) << 58
+// data: move 16 | value 16 | eval 16 | depth 8 | bound 2 | pv 1 | age 5
+fn pack(e: Entry, age: u8) -> u64 {
+    e.mv.bits() as u64
+        | (e.value as i16 as u16 as u64) << 16
+        | (e.eval as i16 as u16 as u64) << 32
+        | (e.depth.clamp(-1, 127) as i8 as u8 as u64) << 48
+        | (e.bound as u64) << 56
+        | (e.pv as u64) << 58
+        | ((age & AGE_MASK) as u64) << 59
 }
 
 fn age_of(data: u64) -> u8 {
-    (data >> 58) as u8
+    (data >> 59) as u8
 }
 
 fn depth_of(data: u64) -> i32 {
@@ -152,8 +155,12 @@ fn unpack(data: u64) -> Option<Entry> {
         eval: (data >> 32) as u16 as i16 as i32,
         depth: depth_of(data),
         bound,
+        pv: (data >> 58) & 1 != 0,
     })
 }
+
+/// Table generations wrap at 32.
+const AGE_MASK: u8 = 31;
 
 /// A fixed-size table of buckets of four entries (one cache line).
 pub struct TranspositionTable {
@@ -205,7 +212,7 @@ impl TranspositionTable {
     /// Starts a new search: older entries become preferred for replacement.
     pub fn new_search(&self) {
         self.age.store(
-            self.age.load(Ordering::Relaxed).wrapping_add(1) & 63,
+            self.age.load(Ordering::Relaxed).wrapping_add(1) & AGE_MASK,
             Ordering::Relaxed,
         );
     }
@@ -248,7 +255,7 @@ impl TranspositionTable {
 
     /// Stores an entry; keeps the old move when the new one has none.
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, value: i32, eval: i32, depth: i32, bound: Bound) {
+    pub fn store(&self, key: u64, entry: Entry) {
         let age = self.age.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         // Same key, else an empty slot, else the least valuable: shallow and old.
@@ -261,7 +268,7 @@ impl TranspositionTable {
                 victim = s;
                 break;
             }
-            let stale = (age.wrapping_sub(age_of(data)) & 63) as i32;
+            let stale = (age.wrapping_sub(age_of(data)) & AGE_MASK) as i32;
             let worth = depth_of(data) - 8 * stale;
             if worth < worst {
                 worst = worth;
@@ -271,15 +278,18 @@ impl TranspositionTable {
         let old = victim.data.load(Ordering::Relaxed);
         let same = victim.key.load(Ordering::Relaxed) ^ old == key;
         // Keep a deeper entry of the same position unless this one is exact.
-        if same && bound != Bound::Exact && depth + 3 < depth_of(old) && age_of(old) == age {
+        if same
+            && entry.bound != Bound::Exact
+            && entry.depth + 3 < depth_of(old)
+            && age_of(old) == age
+        {
             return;
         }
-        let mv = if mv.is_null() && same {
-            Move::from_bits(old as u16)
-        } else {
-            mv
-        };
-        let data = pack(mv, value, eval, depth, bound, age);
+        let mut entry = entry;
+        if entry.mv.is_null() && same {
+            entry.mv = Move::from_bits(old as u16);
+        }
+        let data = pack(entry, age);
         victim.key.store(key ^ data, Ordering::Relaxed);
         victim.data.store(data, Ordering::Relaxed);
     }
@@ -309,24 +319,56 @@ mod tests {
     #[test]
     fn store_and_probe() {
         let tt = TranspositionTable::new(1).unwrap();
-        let mv = Move::normal(Square::E1, Square::E8);
-        tt.store(0x1234_5678_9abc_def0, mv, -29_000, 35, 7, Bound::Lower);
-        let e = tt.probe(0x1234_5678_9abc_def0).unwrap();
+        let key = 0x1234_5678_9abc_def0;
+        let stored = Entry {
+            mv: Move::normal(Square::E1, Square::E8),
+            value: -29_000,
+            eval: 35,
+            depth: 7,
+            bound: Bound::Lower,
+            pv: true,
+        };
+        tt.store(key, stored);
+        assert_eq!(tt.probe(key), Some(stored));
+        assert!(tt.probe(key ^ 1).is_none());
+        // A new entry without a move keeps the old move; the flag follows
+        // the new entry.
+        let replaced = Entry {
+            mv: Move::NULL,
+            value: 5,
+            eval: 5,
+            depth: 9,
+            bound: Bound::Exact,
+            pv: false,
+        };
+        tt.store(key, replaced);
         assert_eq!(
-            e,
-            Entry {
-                mv,
-                value: -29_000,
-                eval: 35,
-                depth: 7,
-                bound: Bound::Lower
-            }
+            tt.probe(key),
+            Some(Entry {
+                mv: stored.mv,
+                ..replaced
+            })
         );
-        assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
-        tt.store(0x1234_5678_9abc_def0, Move::NULL, 5, 5, 9, Bound::Exact);
-        assert_eq!(tt.probe(0x1234_5678_9abc_def0).unwrap().mv, mv);
         assert!(tt.hashfull() <= 1000);
         assert_eq!(tt.size_mb(), 1);
+    }
+
+    #[test]
+    fn the_pv_flag_survives_every_age() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let entry = Entry {
+            mv: Move::normal(Square::H1, Square::H8),
+            value: 12,
+            eval: -3,
+            depth: 127,
+            bound: Bound::Upper,
+            pv: true,
+        };
+        for generation in 0..70u64 {
+            tt.new_search();
+            tt.store(generation, entry);
+            assert_eq!(tt.probe(generation), Some(entry));
+        }
     }
 
     #[test]
@@ -346,7 +388,15 @@ mod tests {
     #[test]
     fn clear_empties_and_huge_sizes_fail_cleanly() {
         let mut tt = TranspositionTable::new(2).unwrap();
-        tt.store(42, Move::NULL, 1, 1, 1, Bound::Exact);
+        let entry = Entry {
+            mv: Move::NULL,
+            value: 1,
+            eval: 1,
+            depth: 1,
+            bound: Bound::Exact,
+            pv: false,
+        };
+        tt.store(42, entry);
         tt.clear(2);
         assert!(tt.probe(42).is_none());
         assert!(TranspositionTable::new(usize::MAX / 1024).is_err());
