@@ -787,6 +787,14 @@ impl Searcher {
             }
             legal_moves += 1;
             let quiet = !pos.is_noisy(mv);
+            // The move's continuation-history key and, for a quiet move, its
+            // history: pruning and the reduction both read them.
+            let mk = moved_key(pos, mv);
+            let hist = if quiet {
+                self.history.quiet(us, mv, mk.0, &ctx)
+            } else {
+                0
+            };
             if best_score > -MATE_BOUND && ply > 0 {
                 if quiet {
                     // Late-move pruning and futility give up on the quiet
@@ -805,7 +813,6 @@ impl Searcher {
                     }
                     // Futility and history pruning judge each move at the
                     // depth late-move reductions would give it.
-                    let hist = self.history.quiet(us, mv, moved_key(pos, mv).0, &ctx);
                     let lmr_depth = (depth - 1 - self.reductions.get(depth, moves_searched)
                         + hist / 8000)
                         .max(0);
@@ -832,7 +839,6 @@ impl Searcher {
 
             let child = self.play(pos, mv);
             self.played[ply] = mv;
-            let mk = moved_key(pos, mv);
             self.moved[ply] = Some(mk);
             let gives_check = child.in_check();
             let ext =
@@ -866,7 +872,7 @@ impl Searcher {
                     r -= (order >= 900_000) as i32; // killers and the counter-move
                     r -= gives_check as i32;
                     if quiet {
-                        r -= self.history.quiet(us, mv, mk.0, &ctx) / 8000;
+                        r -= hist / 8000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
