@@ -10,7 +10,7 @@ use crate::history::{piece12, Context, History};
 use crate::see::see_ge;
 use arrayvec::ArrayVec;
 use castella_eval::PIECE_VALUES;
-use castella_movegen::attacks::{bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use castella_movegen::attacks::{bishop_attacks, knight_attacks, pawn_attacks_all, rook_attacks};
 use castella_movegen::{Bitboard, GenType, Move, MoveList, Piece, Position, MAX_MOVES};
 
 const TT_MOVE: i32 = 4_000_000;
@@ -254,10 +254,7 @@ impl Threats {
     fn new(pos: &Position) -> Threats {
         let them = !pos.side_to_move();
         let occ = pos.occupied();
-        let mut pawns = Bitboard::EMPTY;
-        for sq in pos.colored(them, Piece::Pawn) {
-            pawns |= pawn_attacks(them, sq);
-        }
+        let pawns = pawn_attacks_all(them, pos.colored(them, Piece::Pawn));
         let mut minors = pawns;
         for sq in pos.colored(them, Piece::Knight) {
             minors |= knight_attacks(sq);

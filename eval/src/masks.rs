@@ -1,5 +1,6 @@
 //! Small square-set helpers the terms share, all computed at compile time.
 
+pub use castella_movegen::attacks::pawn_attacks_all;
 use castella_movegen::{Bitboard, Color, File, Rank, Square};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -69,17 +70,6 @@ pub const fn push(color: Color) -> i8 {
         Color::White => 8,
         Color::Black => -8,
     }
-}
-
-/// Every square attacked by `color`'s pawns in `pawns`.
-#[inline(always)]
-pub fn pawn_attacks_all(color: Color, pawns: Bitboard) -> Bitboard {
-    let west = pawns.0 & !FILE_A;
-    let east = pawns.0 & !FILE_H;
-    Bitboard(match color {
-        Color::White => west << 7 | east << 9,
-        Color::Black => west >> 9 | east >> 7,
-    })
 }
 
 /// Every square attacked by two of `color`'s pawns in `pawns`.

@@ -151,6 +151,19 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     PAWN[color.index()][sq.index()]
 }
 
+/// Every square attacked by `color`'s pawns in `pawns`, all at once.
+#[inline(always)]
+pub fn pawn_attacks_all(color: Color, pawns: Bitboard) -> Bitboard {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = FILE_A << 7;
+    let west = pawns.0 & !FILE_A;
+    let east = pawns.0 & !FILE_H;
+    Bitboard(match color {
+        Color::White => west << 7 | east << 9,
+        Color::Black => west >> 9 | east >> 7,
+    })
+}
+
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     rook_attacks(sq, occ) | bishop_attacks(sq, occ)
@@ -189,6 +202,28 @@ mod tests {
         );
         assert_eq!(pawn_attacks(Color::Black, sq("e5")).count(), 2);
         assert!(pawn_attacks(Color::White, sq("e8")).is_empty());
+    }
+
+    #[test]
+    fn set_wise_pawn_attacks_are_the_union_of_each_pawns() {
+        // Every square alone (edges wrap if the file masks are wrong), then
+        // one crowded set.
+        for color in [Color::White, Color::Black] {
+            for i in 0..64u8 {
+                let s = Square::new(i);
+                assert_eq!(
+                    pawn_attacks_all(color, Bitboard::from_square(s)),
+                    pawn_attacks(color, s),
+                    "{color:?} {s}"
+                );
+            }
+            let set = Bitboard(0x00ff_8142_2418_ff00);
+            let mut union = Bitboard::EMPTY;
+            for s in set {
+                union |= pawn_attacks(color, s);
+            }
+            assert_eq!(pawn_attacks_all(color, set), union);
+        }
     }
 
     #[test]
