@@ -4,10 +4,13 @@
 //! A hand-written evaluation errs the same way in positions that share a
 //! pawn structure (a blocked centre, a pawn storm it underrates), so the
 //! search's verdicts, averaged per pawn structure and side to move, are a
-//! good correction of the next static evaluation there. Each thread keeps
-//! its own table, cleared with the other histories by `ucinewgame`.
+//! good correction of the next static evaluation there. Two more tables,
+//! keyed by where each side's pieces other than pawns stand, learn what the
+//! pawn table leaves: the same errors recur while the pieces stay put, and
+//! more so in a search than in a game. Each thread keeps its own tables,
+//! cleared with the other histories by `ucinewgame`.
 
-use castella_movegen::Position;
+use castella_movegen::{Color, Position};
 
 /// Slots per side to move; a pawn structure is found by a hash of its pawns.
 const SIZE: usize = 1 << 14;
@@ -16,23 +19,40 @@ const GRAIN: i32 = 256;
 /// The largest correction, in centipawns.
 const LIMIT: i32 = 64;
 
-/// Per-thread correction of the static evaluation by pawn structure.
+/// Per-thread correction of the static evaluation by pawn structure and
+/// by each side's other pieces.
 pub struct Correction {
     /// [side to move][pawn hash], in centipawns times `GRAIN`.
     table: Box<[[i32; SIZE]; 2]>,
+    /// [side to move][colour][non-pawn hash of that colour], in
+    /// centipawns times `GRAIN`: what the pawn entry leaves.
+    pieces: Box<[[[i32; SIZE]; 2]; 2]>,
 }
 
 impl Default for Correction {
     fn default() -> Correction {
         Correction {
             table: Box::new([[0; SIZE]; 2]),
+            pieces: Box::new([[[0; SIZE]; 2]; 2]),
         }
     }
 }
 
+/// The entries of `pos`: side to move, pawn slot, one non-pawn slot per
+/// colour.
 #[inline]
-fn slot(pos: &Position) -> (usize, usize) {
-    (pos.side_to_move().index(), (pos.pawn_hash() >> 50) as usize)
+fn slots(pos: &Position) -> (usize, usize, [usize; 2]) {
+    (
+        pos.side_to_move().index(),
+        (pos.pawn_hash() >> 50) as usize,
+        [Color::White, Color::Black].map(|c| (pos.non_pawn_hash(c) >> 50) as usize),
+    )
+}
+
+/// Moves `e` towards `target` by `weight`/256.
+#[inline]
+fn blend(e: &mut i32, target: i32, weight: i32) {
+    *e = (*e * (256 - weight) + target * weight) / 256;
 }
 
 impl Correction {
@@ -44,19 +64,28 @@ impl Correction {
     /// The correction, in centipawns, to add to the static evaluation of `pos`.
     #[inline]
     pub fn get(&self, pos: &Position) -> i32 {
-        let (side, i) = slot(pos);
-        self.table[side][i] / GRAIN
+        let (side, i, [w, b]) = slots(pos);
+        let rest = self.pieces[side][0][w] + self.pieces[side][1][b];
+        ((self.table[side][i] + rest) / GRAIN).clamp(-LIMIT, LIMIT)
     }
 
-    /// Moves the entry of `pos` towards `error` (search result minus the
+    /// Moves the entries of `pos` towards `error` (search result minus the
     /// uncorrected static evaluation), the more the deeper the search was.
     #[inline]
     pub fn update(&mut self, pos: &Position, depth: i32, error: i32) {
-        let (side, i) = slot(pos);
+        let (side, i, [w, b]) = slots(pos);
         let weight = (depth + 1).clamp(1, 16);
-        let target = error.clamp(-LIMIT, LIMIT) * GRAIN;
-        let e = &mut self.table[side][i];
-        *e = (*e * (256 - weight) + target * weight) / 256;
+        let pawn = &mut self.table[side][i];
+        // What the pawn entry does not yet explain, before it learns; the
+        // two piece entries together learn it (least mean squares: each
+        // moves by their joint miss).
+        let rest = error * GRAIN - *pawn;
+        blend(pawn, error.clamp(-LIMIT, LIMIT) * GRAIN, weight);
+        let [white, black] = &mut self.pieces[side];
+        let step = (rest - white[w] - black[b]) * weight / 256;
+        for e in [&mut white[w], &mut black[b]] {
+            *e = (*e + step).clamp(-LIMIT * GRAIN, LIMIT * GRAIN);
+        }
     }
 }
 
@@ -83,5 +112,21 @@ mod tests {
         assert_eq!(c.get(&other), 0);
         c.clear();
         assert_eq!(c.get(&pos), 0);
+    }
+
+    #[test]
+    fn the_piece_tables_tell_apart_positions_with_the_same_pawns() {
+        // Same pawns, a knight on b1 or on c3 (same side to move).
+        let a =
+            Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        let b = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR w KQkq - 0 1")
+            .unwrap();
+        let mut c = Correction::default();
+        for _ in 0..400 {
+            c.update(&a, 15, 40);
+            c.update(&b, 15, -20);
+        }
+        assert!((34..=46).contains(&c.get(&a)), "{}", c.get(&a));
+        assert!((-26..=-14).contains(&c.get(&b)), "{}", c.get(&b));
     }
 }

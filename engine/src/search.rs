@@ -628,13 +628,14 @@ impl Searcher {
                     return v;
                 }
             }
-            // Reverse futility: far above beta, assume it holds.
+            // Reverse futility: far above beta, assume it holds, though
+            // by less than the static evaluation claims.
             if depth <= 8
                 && !self.off.rfp
                 && eval.abs() < MATE_BOUND
                 && eval - (80 - 30 * improving as i32) * depth >= beta
             {
-                return eval;
+                return (eval + beta) / 2;
             }
             // Null move: if passing still beats beta, a real move will too.
             let non_pawn = pos.color(pos.side_to_move())

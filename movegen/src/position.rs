@@ -158,6 +158,18 @@ impl Position {
         (white ^ black.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
+    /// A hash of where `color`'s pieces other than pawns stand (computed,
+    /// like [`Position::pawn_hash`]; its high bits are the well-mixed ones).
+    #[inline(always)]
+    pub fn non_pawn_hash(&self, color: Color) -> u64 {
+        let minors = self.colored(color, Piece::Knight).0
+            ^ self.colored(color, Piece::Bishop).0.rotate_left(19);
+        let majors = self.colored(color, Piece::Rook).0.rotate_left(37)
+            ^ self.colored(color, Piece::Queen).0.rotate_left(53)
+            ^ self.colored(color, Piece::King).0.rotate_left(11);
+        (minors ^ majors ^ color.index() as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    }
+
     /// Pieces of either colour attacking `sq`, with `occ` as the occupancy.
     #[inline]
     pub fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
@@ -481,5 +493,32 @@ impl Position {
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Position({})", self.fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn structure_hashes_follow_only_their_own_pieces() {
+        let start = Position::startpos();
+        let play = |uci: &str| start.play(start.parse_uci_move(uci).unwrap());
+        let (pawns, white, black) = (
+            start.pawn_hash(),
+            start.non_pawn_hash(Color::White),
+            start.non_pawn_hash(Color::Black),
+        );
+        assert_ne!(white, black);
+        // A pawn move changes the pawn hash alone, a knight move its own
+        // side's non-pawn hash alone.
+        let pawn = play("e2e4");
+        assert_ne!(pawn.pawn_hash(), pawns);
+        assert_eq!(pawn.non_pawn_hash(Color::White), white);
+        assert_eq!(pawn.non_pawn_hash(Color::Black), black);
+        let knight = play("g1f3");
+        assert_eq!(knight.pawn_hash(), pawns);
+        assert_ne!(knight.non_pawn_hash(Color::White), white);
+        assert_eq!(knight.non_pawn_hash(Color::Black), black);
     }
 }
