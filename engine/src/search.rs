@@ -188,6 +188,13 @@ impl Searcher {
         (raw + self.correction.get(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
+    /// Whether a node is on a principal variation now or was when the
+    /// table's entry for it was made.
+    #[inline]
+    fn on_pv(&self, pv_node: bool, entry: Option<TtEntry>) -> bool {
+        pv_node || (entry.is_some_and(|e| e.pv) && !self.off.tt_pv)
+    }
+
     /// The moves one and two plies back, which continuation history pairs
     /// with the moves at `ply`.
     #[inline]
@@ -564,8 +571,7 @@ impl Searcher {
             None
         };
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
-        // On a principal variation now or when the table's entry was made.
-        let tt_pv = pv_node || (entry.is_some_and(|e| e.pv) && !self.off.tt_pv);
+        let tt_pv = self.on_pv(pv_node, entry);
         if let Some(e) = entry {
             let v = from_tt(e.value, ply);
             if !pv_node
@@ -1004,7 +1010,7 @@ impl Searcher {
         }
         let key = pos.key();
         let entry = self.tt().probe(key);
-        let tt_pv = beta - alpha > 1 || (entry.is_some_and(|e| e.pv) && !self.off.tt_pv);
+        let tt_pv = self.on_pv(beta - alpha > 1, entry);
         if let Some(e) = entry {
             let v = from_tt(e.value, ply);
             let usable = match e.bound {

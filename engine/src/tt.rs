@@ -255,7 +255,7 @@ impl TranspositionTable {
 
     /// Stores an entry; keeps the old move when the new one has none.
     #[inline]
-    pub fn store(&self, key: u64, entry: Entry) {
+    pub fn store(&self, key: u64, mut entry: Entry) {
         let age = self.age.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         // Same key, else an empty slot, else the least valuable: shallow and old.
@@ -285,7 +285,6 @@ impl TranspositionTable {
         {
             return;
         }
-        let mut entry = entry;
         if entry.mv.is_null() && same {
             entry.mv = Move::from_bits(old as u16);
         }
