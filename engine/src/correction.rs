@@ -7,12 +7,9 @@
 //! good correction of the next static evaluation there. Two more tables,
 //! keyed by where each side's pieces other than pawns stand, learn what the
 //! pawn table leaves: the same errors recur while the pieces stay put, and
-//! more so in a search than in a game. A last table, keyed by the two moves
-//! that led to the position, learns what follows a given move and reply (a
-//! threat the evaluation does not see, a trade it misjudges). Each thread
-//! keeps its own tables, cleared with the other histories by `ucinewgame`.
+//! more so in a search than in a game. Each thread keeps its own tables,
+//! cleared with the other histories by `ucinewgame`.
 
-use crate::history::Context;
 use castella_movegen::{Color, Position};
 
 /// Slots per side to move; a pawn structure is found by a hash of its pawns.
@@ -31,9 +28,6 @@ pub struct Correction {
     /// [side to move][colour][non-pawn hash of that colour], in
     /// centipawns times `GRAIN`: what the pawn entry leaves.
     pieces: Box<[[[i16; SIZE]; 2]; 2]>,
-    /// [side to move][hash of the last two moves], in centipawns times
-    /// `GRAIN`: learned with the piece entries.
-    moves: Box<[[i16; SIZE]; 2]>,
 }
 
 impl Default for Correction {
@@ -41,7 +35,6 @@ impl Default for Correction {
         Correction {
             table: Box::new([[0; SIZE]; 2]),
             pieces: Box::new([[[0; SIZE]; 2]; 2]),
-            moves: Box::new([[0; SIZE]; 2]),
         }
     }
 }
@@ -57,15 +50,6 @@ fn slots(pos: &Position) -> (usize, usize, [usize; 2]) {
     )
 }
 
-/// The slot of the last two moves (piece and target of each; none at the
-/// root or after a null move).
-#[inline]
-fn moves_slot(ctx: &Context) -> usize {
-    let code = |m: Option<(usize, usize)>| m.map_or(0, |(piece, to)| 1 + piece * 64 + to) as u64;
-    let pair = code(ctx[0]) * 769 + code(ctx[1]);
-    (pair.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50) as usize
-}
-
 /// Moves `e` towards `target` by `weight`/256.
 #[inline]
 fn blend(e: &mut i16, target: i32, weight: i32) {
@@ -78,17 +62,14 @@ impl Correction {
         *self = Correction::default();
     }
 
-    /// The correction, in centipawns, to add to the static evaluation of
-    /// `pos`, reached by the moves `ctx` (one and two plies back).
+    /// The correction, in centipawns, to add to the static evaluation of `pos`.
     #[inline]
-    pub fn get(&self, pos: &Position, ctx: &Context) -> i32 {
+    pub fn get(&self, pos: &Position) -> i32 {
         let (side, i, [w, b]) = slots(pos);
-        let m = moves_slot(ctx);
         let sum = [
             self.table[side][i],
             self.pieces[side][0][w],
             self.pieces[side][1][b],
-            self.moves[side][m],
         ]
         .map(i32::from)
         .iter()
@@ -99,21 +80,18 @@ impl Correction {
     /// Moves the entries of `pos` towards `error` (search result minus the
     /// uncorrected static evaluation), the more the deeper the search was.
     #[inline]
-    pub fn update(&mut self, pos: &Position, ctx: &Context, depth: i32, error: i32) {
+    pub fn update(&mut self, pos: &Position, depth: i32, error: i32) {
         let (side, i, [w, b]) = slots(pos);
-        let m = moves_slot(ctx);
         let weight = (depth + 1).clamp(1, 16);
         let pawn = &mut self.table[side][i];
         // What the pawn entry does not yet explain, before it learns; the
-        // piece and move entries together learn it (least mean squares:
-        // each moves by their joint miss).
+        // two piece entries together learn it (least mean squares: each
+        // moves by their joint miss).
         let rest = error * GRAIN - i32::from(*pawn);
         blend(pawn, error.clamp(-LIMIT, LIMIT) * GRAIN, weight);
         let [white, black] = &mut self.pieces[side];
-        let moves = &mut self.moves[side][m];
-        let miss = rest - i32::from(white[w]) - i32::from(black[b]) - i32::from(*moves);
-        let step = miss * weight / 256;
-        for e in [&mut white[w], &mut black[b], moves] {
+        let step = (rest - i32::from(white[w]) - i32::from(black[b])) * weight / 256;
+        for e in [&mut white[w], &mut black[b]] {
             *e = (i32::from(*e) + step).clamp(-LIMIT * GRAIN, LIMIT * GRAIN) as i16;
         }
     }
@@ -123,31 +101,25 @@ impl Correction {
 mod tests {
     use super::*;
 
-    const NONE: Context = [None, None];
-
     #[test]
     fn corrections_follow_the_errors_within_the_limit() {
         let pos = Position::startpos();
         let mut c = Correction::default();
-        assert_eq!(c.get(&pos, &NONE), 0);
+        assert_eq!(c.get(&pos), 0);
         for _ in 0..200 {
-            c.update(&pos, &NONE, 15, 40);
+            c.update(&pos, 15, 40);
         }
-        assert!(
-            (38..=40).contains(&c.get(&pos, &NONE)),
-            "{}",
-            c.get(&pos, &NONE)
-        );
+        assert!((38..=40).contains(&c.get(&pos)), "{}", c.get(&pos));
         for _ in 0..400 {
-            c.update(&pos, &NONE, 15, -1000);
+            c.update(&pos, 15, -1000);
         }
-        assert!((-LIMIT..=-LIMIT + 2).contains(&c.get(&pos, &NONE)));
+        assert!((-LIMIT..=-LIMIT + 2).contains(&c.get(&pos)));
         // The other side to move has its own entry.
         let mut other = pos;
         other.make_null();
-        assert_eq!(c.get(&other, &NONE), 0);
+        assert_eq!(c.get(&other), 0);
         c.clear();
-        assert_eq!(c.get(&pos, &NONE), 0);
+        assert_eq!(c.get(&pos), 0);
     }
 
     #[test]
@@ -159,43 +131,10 @@ mod tests {
             .unwrap();
         let mut c = Correction::default();
         for _ in 0..400 {
-            c.update(&a, &NONE, 15, 40);
-            c.update(&b, &NONE, 15, -20);
+            c.update(&a, 15, 40);
+            c.update(&b, 15, -20);
         }
-        assert!(
-            (34..=46).contains(&c.get(&a, &NONE)),
-            "{}",
-            c.get(&a, &NONE)
-        );
-        assert!(
-            (-26..=-14).contains(&c.get(&b, &NONE)),
-            "{}",
-            c.get(&b, &NONE)
-        );
-    }
-
-    #[test]
-    fn the_move_table_tells_apart_the_same_position_reached_by_other_moves() {
-        // One position, reached by a knight to f3 or a bishop to f3 (piece,
-        // target) answering a pawn to e5.
-        let pos = Position::startpos();
-        let knight: Context = [Some((1, 21)), Some((6, 36))];
-        let bishop: Context = [Some((2, 21)), Some((6, 36))];
-        let mut c = Correction::default();
-        for _ in 0..400 {
-            c.update(&pos, &knight, 15, 40);
-            c.update(&pos, &bishop, 15, -20);
-        }
-        assert!(
-            (34..=46).contains(&c.get(&pos, &knight)),
-            "{}",
-            c.get(&pos, &knight)
-        );
-        assert!(
-            (-26..=-14).contains(&c.get(&pos, &bishop)),
-            "{}",
-            c.get(&pos, &bishop)
-        );
-        assert_ne!(moves_slot(&knight), moves_slot(&NONE));
+        assert!((34..=46).contains(&c.get(&a)), "{}", c.get(&a));
+        assert!((-26..=-14).contains(&c.get(&b)), "{}", c.get(&b));
     }
 }

@@ -178,25 +178,14 @@ impl Searcher {
         v * (200 - pos.halfmove_clock().min(100) as i32) / 200
     }
 
-    /// `raw` (the static evaluation of `pos`, at `ply`) plus the correction
-    /// history's learned error for its structure and the moves that led
-    /// there, kept clear of the mate range.
+    /// `raw` (the static evaluation of `pos`) plus the correction history's
+    /// learned error for its pawn structure, kept clear of the mate range.
     #[inline]
-    fn corrected(&self, pos: &Position, raw: i32, ply: usize) -> i32 {
+    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
         if self.off.correction {
             return raw;
         }
-        let ctx = self.last_moves(ply);
-        (raw + self.correction.get(pos, &ctx)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-    }
-
-    /// The moves one and two plies before `ply` (none before the root).
-    #[inline]
-    fn last_moves(&self, ply: usize) -> Context {
-        [
-            if ply >= 1 { self.moved[ply - 1] } else { None },
-            if ply >= 2 { self.moved[ply - 2] } else { None },
-        ]
+        (raw + self.correction.get(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Whether a node is on a principal variation now or was when the
@@ -473,7 +462,7 @@ impl Searcher {
             -INFINITE
         } else {
             let raw = self.static_eval(root);
-            self.corrected(root, raw, 0)
+            self.corrected(root, raw)
         };
         #[allow(clippy::needless_range_loop)]
         for i in pv_idx..root_moves.len() {
@@ -622,7 +611,7 @@ impl Searcher {
             (0, -INFINITE, -INFINITE)
         } else {
             let raw = entry.map_or_else(|| self.static_eval(pos), |e| e.eval);
-            let corrected = self.corrected(pos, raw, ply);
+            let corrected = self.corrected(pos, raw);
             (raw, corrected, table_adjusted(entry, corrected, ply))
         };
         self.evals[ply] = eval;
@@ -981,9 +970,7 @@ impl Searcher {
             && (best_move.is_null() || !pos.is_noisy(best_move))
             && !is_mate(best_score)
         {
-            let ctx = self.last_moves(ply);
-            self.correction
-                .update(pos, &ctx, depth, best_score - raw_eval);
+            self.correction.update(pos, depth, best_score - raw_eval);
         }
         // The static evaluation (0 in check), not the corrected or
         // table-adjusted guess: the next probe adjusts it again.
@@ -1039,7 +1026,7 @@ impl Searcher {
             (0, -INFINITE)
         } else {
             let raw = entry.map_or_else(|| self.static_eval(pos), |e| e.eval);
-            let corrected = self.corrected(pos, raw, ply);
+            let corrected = self.corrected(pos, raw);
             if self.off.qs_tt_eval {
                 (raw, corrected)
             } else {
@@ -1067,7 +1054,6 @@ impl Searcher {
                 }
             }
             let child = self.play(pos, mv);
-            self.moved[ply] = Some(moved_key(pos, mv));
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
