@@ -19,6 +19,8 @@ const SIZE: usize = 1 << 14;
 const GRAIN: i32 = 256;
 /// The largest correction, in centipawns.
 const LIMIT: i32 = 64;
+// Every entry is clamped to ±LIMIT * GRAIN before the `as i16` casts below.
+const _: () = assert!(LIMIT * GRAIN <= i16::MAX as i32);
 
 /// Per-thread correction of the static evaluation by pawn structure and
 /// by each side's other pieces.
@@ -66,14 +68,9 @@ impl Correction {
     #[inline]
     pub fn get(&self, pos: &Position) -> i32 {
         let (side, i, [w, b]) = slots(pos);
-        let sum = [
-            self.table[side][i],
-            self.pieces[side][0][w],
-            self.pieces[side][1][b],
-        ]
-        .map(i32::from)
-        .iter()
-        .sum::<i32>();
+        let sum = i32::from(self.table[side][i])
+            + i32::from(self.pieces[side][0][w])
+            + i32::from(self.pieces[side][1][b]);
         (sum / GRAIN).clamp(-LIMIT, LIMIT)
     }
 
