@@ -19,7 +19,8 @@ const SIZE: usize = 1 << 14;
 const GRAIN: i32 = 256;
 /// The largest correction, in centipawns.
 const LIMIT: i32 = 64;
-// Every entry is clamped to ±LIMIT * GRAIN before the `as i16` casts below.
+// Every entry stays within ±LIMIT * GRAIN (clamped, or blended towards a
+// clamped target), so the `as i16` casts below never wrap.
 const _: () = assert!(LIMIT * GRAIN <= i16::MAX as i32);
 
 /// Per-thread correction of the static evaluation by pawn structure and
@@ -48,7 +49,7 @@ fn slots(pos: &Position) -> (usize, usize, [usize; 2]) {
     (
         pos.side_to_move().index(),
         (pos.pawn_hash() >> 50) as usize,
-        [Color::White, Color::Black].map(|c| (pos.non_pawn_hash(c) >> 50) as usize),
+        Color::ALL.map(|c| (pos.non_pawn_hash(c) >> 50) as usize),
     )
 }
 

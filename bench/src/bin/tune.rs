@@ -421,6 +421,10 @@ impl Adam {
 /// The classic Texel local search: each weight ±1, kept when the real error
 /// drops; weights that no sample depends on are skipped.
 fn local_search(samples: &[Sample], theta: &mut [i32], k: f64, mut best: f64, o: &Options) {
+    // Finding the active weights costs a scan of the data per weight.
+    if o.local_passes == 0 {
+        return;
+    }
     let base = Params::from_vec(theta).expect("weight count");
     let active: Vec<usize> = (0..theta.len())
         .filter(|&j| {
