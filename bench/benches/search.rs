@@ -55,5 +55,17 @@ fn bench_eval(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_search, bench_eval);
+/// The network from scratch (the search updates it incrementally instead,
+/// a few weight rows a move).
+fn bench_network(c: &mut Criterion) {
+    let mut group = c.benchmark_group("network");
+    let net = castella_eval::network();
+    for (name, fen, _) in POSITIONS {
+        let pos = Position::from_fen(fen).unwrap();
+        group.bench_function(name, |b| b.iter(|| net.evaluate(black_box(&pos))));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_search, bench_eval, bench_network);
 criterion_main!(benches);

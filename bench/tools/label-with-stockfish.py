@@ -14,8 +14,11 @@ Positions Stockfish does not evaluate (in check) are dropped. The tuner
 then fits Castella's evaluation to a cleaner signal than game results of
 fast self-play alone.
 
+With --raw it writes `FEN | result | cp` instead (result and cp from
+White's view), the input of `nnue-train`, which blends them itself.
+
 usage: label-with-stockfish.py IN OUT [--stockfish PATH] [--lam 0.75]
-                               [--jobs N] [--limit N]
+                               [--jobs N] [--limit N] [--raw]
 """
 import argparse
 import re
@@ -29,7 +32,7 @@ SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
 def label_chunk(args):
-    path, lines, lam = args
+    path, lines, lam, raw = args
     sf = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                           text=True, bufsize=1)
     sf.stdin.write("setoption name UCI_Chess960 value true\nisready\n")
@@ -54,6 +57,9 @@ def label_chunk(args):
             continue
         expected = 1 / (1 + 10 ** (-cp / 210))
         result = float(m.group(1)) if m.group(1) else SCORES[m.group(2)]
+        if raw:
+            out.append(f"{fen} | {result} | {cp:.0f}")
+            continue
         target = lam * expected + (1 - lam) * result
         out.append(f"{fen} [{target:.4f}]")
     sf.stdin.write("quit\n")
@@ -69,13 +75,14 @@ def main():
     ap.add_argument("--lam", type=float, default=0.75)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--raw", action="store_true")
     a = ap.parse_args()
     with open(a.inp) as f:
         lines = [l for l in f if l.strip()]
     if a.limit:
         lines = lines[:a.limit]
     size = 20000
-    chunks = [(a.stockfish, lines[i:i + size], a.lam) for i in range(0, len(lines), size)]
+    chunks = [(a.stockfish, lines[i:i + size], a.lam, a.raw) for i in range(0, len(lines), size)]
     done = 0
     with open(a.out, "w") as out, ProcessPoolExecutor(a.jobs) as pool:
         for labelled in pool.map(label_chunk, chunks):

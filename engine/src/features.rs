@@ -62,6 +62,9 @@ pub struct Disabled {
     pub tt_pv: bool,
     /// Two plies of singular extension when the table move is far better.
     pub double_ext: bool,
+    /// The network evaluation: with it off the search uses the
+    /// hand-written evaluation, whose terms the switches below name.
+    pub nnue: bool,
     /// Evaluation terms to switch off (an OR of
     /// [`castella_eval::term_switch`] values).
     pub eval_terms: u32,
@@ -69,7 +72,7 @@ pub struct Disabled {
 
 impl Disabled {
     /// Every name [`Disabled::parse`] accepts, in field order.
-    pub const NAMES: [&'static str; 22] = [
+    pub const NAMES: [&'static str; 23] = [
         "aspiration",
         "rfp",
         "nmp",
@@ -92,6 +95,7 @@ impl Disabled {
         "hist_prune",
         "tt_pv",
         "double_ext",
+        "nnue",
     ];
 
     /// Parses a comma-separated list of feature names (case-insensitive;
@@ -122,6 +126,7 @@ impl Disabled {
                 "hist_prune" => &mut d.hist_prune,
                 "tt_pv" => &mut d.tt_pv,
                 "double_ext" => &mut d.double_ext,
+                "nnue" => &mut d.nnue,
                 lower => {
                     let Some(switch) = castella_eval::term_switch(lower) else {
                         let terms: Vec<&str> = castella_eval::switchable_terms().collect();

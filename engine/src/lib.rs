@@ -5,6 +5,7 @@
 //! search threads and the table, takes a position with its game history and
 //! the `go` limits, and reports through a callback.
 
+mod accumulators;
 pub mod bench;
 mod correction;
 pub mod draw;

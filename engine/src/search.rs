@@ -1,6 +1,7 @@
 //! One search thread: iterative deepening with aspiration windows over a
 //! principal-variation alpha-beta search and a quiescence search.
 
+use crate::accumulators::Accumulators;
 use crate::correction::Correction;
 use crate::draw::{is_insufficient_material, is_repetition};
 use crate::features::Disabled;
@@ -12,7 +13,7 @@ use crate::tt::{Bound as TtBound, Entry as TtEntry, TranspositionTable};
 use crate::value::*;
 use crate::{Bound, Event, Info, Limits, Reporter};
 use arrayvec::ArrayVec;
-use castella_eval::{evaluate_cached, PawnTable, PIECE_VALUES};
+use castella_eval::{evaluate_cached, network, PawnTable, EVAL_LIMIT, PIECE_VALUES};
 use castella_movegen::{Move, Piece, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -125,6 +126,8 @@ pub struct Searcher {
     double_exts: [u8; MAX_PLY + 2],
     /// The evaluation's pawn terms, cached for this thread.
     pawns: PawnTable,
+    /// The network's hidden sums along the current line.
+    nnue: Accumulators,
     nodes: u64,
     seldepth: usize,
     root_depth: i32,
@@ -154,6 +157,7 @@ impl Searcher {
             excluded: [Move::NULL; MAX_PLY + 2],
             double_exts: [0; MAX_PLY + 2],
             pawns: PawnTable::new(),
+            nnue: Accumulators::default(),
             nodes: 0,
             seldepth: 0,
             root_depth: 0,
@@ -166,12 +170,21 @@ impl Searcher {
         }
     }
 
-    /// The static evaluation, damped as the fifty-move counter grows (to
+    /// The static evaluation of `pos` at `ply` (the hand-written one plus
+    /// the network's correction, whose hidden sums are updated along the
+    /// line; [`castella_eval::static_eval`] from scratch), damped as the fifty-move counter grows (to
     /// half at 100 plies), so that in a won position the search prefers
     /// lines that make progress (a capture or a pawn move) to shuffling.
     #[inline]
-    fn static_eval(&mut self, pos: &Position) -> i32 {
-        let v = evaluate_cached(pos, &mut self.pawns);
+    fn static_eval(&mut self, pos: &Position, ply: usize) -> i32 {
+        let v = if self.off.nnue {
+            evaluate_cached(pos, &mut self.pawns)
+        } else if network().is_residual() {
+            let hce = evaluate_cached(pos, &mut self.pawns);
+            (hce + self.nnue.evaluate(pos, ply)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        } else {
+            self.nnue.evaluate(pos, ply)
+        };
         if self.off.rule50 {
             return v;
         }
@@ -211,18 +224,20 @@ impl Searcher {
     /// `pos` after `mv`; the child's table bucket starts loading at once,
     /// so its probe a few steps later finds it in the cache.
     #[inline]
-    fn play(&self, pos: &Position, mv: Move) -> Position {
+    fn play(&mut self, pos: &Position, mv: Move, ply: usize) -> Position {
         let child = pos.play(mv);
         self.tt().prefetch(child.key());
+        self.nnue.push(ply + 1, pos, &child);
         child
     }
 
     /// `pos` with the move passed to the opponent, prefetched like [`Self::play`].
     #[inline]
-    fn play_null(&self, pos: &Position) -> Position {
+    fn play_null(&mut self, pos: &Position, ply: usize) -> Position {
         let mut child = *pos;
         child.make_null();
         self.tt().prefetch(child.key());
+        self.nnue.push(ply + 1, pos, &child);
         child
     }
 
@@ -458,16 +473,17 @@ impl Searcher {
         let mut best = -INFINITE;
         self.nodes += 1;
         self.keys.push(root.key());
+        self.nnue.new_root();
         self.evals[0] = if root.in_check() {
             -INFINITE
         } else {
-            let raw = self.static_eval(root);
+            let raw = self.static_eval(root, 0);
             self.corrected(root, raw)
         };
         #[allow(clippy::needless_range_loop)]
         for i in pv_idx..root_moves.len() {
             let mv = root_moves[i].mv;
-            let child = self.play(root, mv);
+            let child = self.play(root, mv, 0);
             self.played[0] = mv;
             self.moved[0] = Some(moved_key(root, mv));
             let ext = (child.in_check() && !self.off.check_ext) as i32;
@@ -549,7 +565,7 @@ impl Searcher {
             return if pos.in_check() {
                 DRAW
             } else {
-                self.static_eval(pos)
+                self.static_eval(pos, ply)
             };
         }
         // Mate distance pruning.
@@ -610,7 +626,7 @@ impl Searcher {
         let (raw_eval, corrected_eval, eval) = if in_check {
             (0, -INFINITE, -INFINITE)
         } else {
-            let raw = entry.map_or_else(|| self.static_eval(pos), |e| e.eval);
+            let raw = entry.map_or_else(|| self.static_eval(pos, ply), |e| e.eval);
             let corrected = self.corrected(pos, raw);
             (raw, corrected, table_adjusted(entry, corrected, ply))
         };
@@ -655,7 +671,7 @@ impl Searcher {
                 && !self.played[ply - 1].is_null()
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                let child = self.play_null(pos);
+                let child = self.play_null(pos, ply);
                 self.played[ply] = Move::NULL;
                 self.moved[ply] = None;
                 self.keys.push(key);
@@ -688,7 +704,7 @@ impl Searcher {
                 if is_bad_capture(order) || !see_ge(pos, mv, probcut_beta - eval) {
                     continue;
                 }
-                let child = self.play(pos, mv);
+                let child = self.play(pos, mv, ply);
                 self.played[ply] = mv;
                 self.moved[ply] = Some(moved_key(pos, mv));
                 let mut v = -self.qsearch(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
@@ -844,7 +860,7 @@ impl Searcher {
                 }
             }
 
-            let child = self.play(pos, mv);
+            let child = self.play(pos, mv, ply);
             self.played[ply] = mv;
             self.moved[ply] = Some(mk);
             let gives_check = child.in_check();
@@ -1005,7 +1021,7 @@ impl Searcher {
             return if in_check {
                 DRAW
             } else {
-                self.static_eval(pos)
+                self.static_eval(pos, ply)
             };
         }
         let key = pos.key();
@@ -1025,7 +1041,7 @@ impl Searcher {
         let (raw_eval, stand_pat) = if in_check {
             (0, -INFINITE)
         } else {
-            let raw = entry.map_or_else(|| self.static_eval(pos), |e| e.eval);
+            let raw = entry.map_or_else(|| self.static_eval(pos, ply), |e| e.eval);
             let corrected = self.corrected(pos, raw);
             if self.off.qs_tt_eval {
                 (raw, corrected)
@@ -1053,7 +1069,7 @@ impl Searcher {
                     continue;
                 }
             }
-            let child = self.play(pos, mv);
+            let child = self.play(pos, mv, ply);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
@@ -1152,19 +1168,19 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use castella_eval::evaluate;
 
     #[test]
     fn static_eval_fades_with_the_fifty_move_counter() {
         let mut searcher = Searcher::new(0);
         let fen = |clock: u32| format!("8/5k2/8/3R4/8/8/2K5/8 w - - {clock} 80");
         let fresh = Position::from_fen(&fen(0)).unwrap();
-        assert_eq!(searcher.static_eval(&fresh), evaluate(&fresh));
-        let stale = Position::from_fen(&fen(100)).unwrap();
-        let v = evaluate(&stale);
+        let v = searcher.static_eval(&fresh, 0);
+        assert_eq!(v, castella_eval::static_eval(&fresh));
         assert!(v > 300, "a rook up: {v}");
-        assert_eq!(searcher.static_eval(&stale), v / 2);
+        // The evaluation proper does not see the clock.
+        let stale = Position::from_fen(&fen(100)).unwrap();
+        assert_eq!(searcher.static_eval(&stale, 0), v / 2);
         let half = Position::from_fen(&fen(50)).unwrap();
-        assert_eq!(searcher.static_eval(&half), v * 3 / 4);
+        assert_eq!(searcher.static_eval(&half, 0), v * 3 / 4);
     }
 }

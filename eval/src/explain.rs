@@ -48,11 +48,31 @@ pub(crate) fn explain(pos: &Position, params: &Params) -> String {
         "Phase: {} of {PHASE_MAX} (middlegame weight), endgame scale: {} of {SCALE_NORMAL}",
         b.phase, b.scale
     ));
-    let white = b.white_score();
-    let (stm_name, stm) = match pos.side_to_move() {
-        Color::White => ("White", white),
-        Color::Black => ("Black", -white),
+    let hand_written = b.white_score();
+    let net = crate::network();
+    let from_white = |v: i32| match pos.side_to_move() {
+        Color::White => v,
+        Color::Black => -v,
     };
+    let white = from_white(crate::static_eval(pos));
+    let stm_name = match pos.side_to_move() {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    let stm = from_white(white);
+    lines.push(format!(
+        "Hand-written: {hand_written:+} cp from White's view"
+    ));
+    let output = from_white(net.evaluate(pos));
+    if net.is_residual() {
+        lines.push(format!(
+            "Network correction: {output:+} cp from White's view"
+        ));
+    } else {
+        lines.push(format!(
+            "Network: {output:+} cp from White's view (used alone)"
+        ));
+    }
     lines.push(format!("Final: {white:+} cp from White's view"));
     lines.push(format!(
         "Final: {stm:+} cp from the side to move's view ({stm_name})"

@@ -18,6 +18,7 @@ mod explain;
 mod king;
 mod masks;
 mod material;
+pub mod nnue;
 pub mod params;
 mod pawn_table;
 mod pawns;
@@ -46,7 +47,7 @@ pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 0];
 
 /// The evaluation never leaves this range, far from the search's mate
 /// scores.
-const EVAL_LIMIT: i32 = 8000;
+pub const EVAL_LIMIT: i32 = 8000;
 
 /// Terms switched off for an ablation test, one bit per [`Term`]; zero
 /// (every term on) unless [`switch_off_terms`] was called.
@@ -99,6 +100,32 @@ pub fn evaluate_cached(pos: &Position, table: &mut PawnTable) -> i32 {
     let params = &DEFAULT_PARAMS;
     let pawn_terms = table.get(pos, params);
     from_white(pos, Breakdown::new(pos, params, &pawn_terms).white_score())
+}
+
+/// The network embedded in the binary.
+pub(crate) static NETWORK_FILE: &[u8] = include_bytes!("../nets/castella.nnue");
+static NETWORK: std::sync::OnceLock<nnue::Network> = std::sync::OnceLock::new();
+
+/// The embedded evaluation network, parsed on first use.
+pub fn network() -> &'static nnue::Network {
+    NETWORK.get_or_init(|| {
+        nnue::Network::from_bytes(NETWORK_FILE).expect("the embedded network is valid (tested)")
+    })
+}
+
+/// The complete static evaluation, as the search sees it, from the side to
+/// move's view: the hand-written evaluation plus the network's correction
+/// (or the network alone, for a network trained to stand alone), within
+/// ±8000. Computed from scratch; the search updates the network's part
+/// incrementally instead.
+pub fn static_eval(pos: &Position) -> i32 {
+    let net = network();
+    let v = if net.is_residual() {
+        evaluate(pos) + net.evaluate(pos)
+    } else {
+        net.evaluate(pos)
+    };
+    v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 /// A score from White's view turned to the side to move's.

@@ -104,6 +104,13 @@ fn bounded_and_explained_everywhere() {
         let v = evaluate(pos);
         assert!(v.abs() < 5000, "{v} for {}", pos.fen());
         let text = explain(pos);
+        let white = if pos.side_to_move() == Color::White {
+            v
+        } else {
+            -v
+        };
+        assert!(text.contains(&format!("Hand-written: {white:+} cp from White's view")));
+        let v = crate::static_eval(pos);
         assert!(text.contains(&format!("Final: {v:+} cp from the side to move")));
     }
 }
@@ -183,7 +190,7 @@ fn explain_lists_every_term() {
     assert!(text.contains("from White's view"));
     assert!(text.ends_with('\n') && !text.ends_with("\n\n"));
     assert!(text.lines().all(|l| l == l.trim_end()));
-    let v = evaluate(&pos);
+    let v = crate::static_eval(&pos);
     assert!(text.contains(&format!(
         "Final: {v:+} cp from the side to move's view (White)"
     )));

@@ -1,0 +1,118 @@
+//! The network's hidden sums along the search path, one per ply, updated
+//! lazily: playing a move only records what changed, and the sums are
+//! brought up to date when a position is evaluated, from the nearest
+//! ancestor that has them. Positions whose evaluation comes from the
+//! transposition table never pay for an update.
+
+use crate::value::MAX_PLY;
+use castella_eval::nnue::{Accumulator, Delta};
+use castella_eval::{network, EVAL_LIMIT};
+use castella_movegen::Position;
+
+const LEN: usize = MAX_PLY + 2;
+/// Beyond this many pending updates a refresh from scratch is cheaper.
+const MAX_CHAIN: usize = 8;
+
+pub struct Accumulators {
+    sums: Box<[Accumulator; LEN]>,
+    deltas: Box<[Delta; LEN]>,
+    valid: [bool; LEN],
+}
+
+impl Default for Accumulators {
+    fn default() -> Accumulators {
+        Accumulators {
+            sums: Box::new([Accumulator::default(); LEN]),
+            deltas: Box::new([Delta::default(); LEN]),
+            valid: [false; LEN],
+        }
+    }
+}
+
+impl Accumulators {
+    /// Forgets the root's sums: a new root position is coming.
+    #[inline]
+    pub fn new_root(&mut self) {
+        self.valid[0] = false;
+    }
+
+    /// Records the move from `parent` to `child`, which sits at `ply`.
+    #[inline]
+    pub fn push(&mut self, ply: usize, parent: &Position, child: &Position) {
+        self.deltas[ply] = Delta::between(parent, child);
+        self.valid[ply] = false;
+    }
+
+    /// The network's evaluation of `pos`, which sits at `ply`, from the
+    /// side to move's view.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        let net = network();
+        let mut base = ply;
+        while !self.valid[base] && base > 0 && ply - base < MAX_CHAIN {
+            base -= 1;
+        }
+        if self.valid[base] {
+            for p in base + 1..=ply {
+                let (done, todo) = self.sums.split_at_mut(p);
+                net.update(&done[p - 1], &self.deltas[p], &mut todo[0]);
+                self.valid[p] = true;
+            }
+        } else {
+            self.sums[ply] = net.refresh(pos);
+            self.valid[ply] = true;
+        }
+        net.output(&self.sums[ply], pos.side_to_move())
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Random games through castling (both sides, 960 placements), en
+    /// passant, promotions and captures: every incremental evaluation
+    /// equals the evaluation from scratch, also after null moves and when
+    /// plies are skipped (evaluated only now and then, as the search does).
+    #[test]
+    fn incremental_updates_match_a_refresh() {
+        let fens = [
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let mut rng = StdRng::seed_from_u64(7);
+        for fen in fens {
+            for _ in 0..20 {
+                let mut acc = Accumulators::default();
+                acc.new_root();
+                let mut pos = Position::from_fen(fen).unwrap();
+                for ply in 0..60 {
+                    if rng.gen_bool(0.5) || ply == 0 {
+                        assert_eq!(
+                            acc.evaluate(&pos, ply),
+                            network().evaluate(&pos).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+                            "{pos:?} at ply {ply}"
+                        );
+                    }
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() || ply + 1 >= LEN {
+                        break;
+                    }
+                    let mut child = pos;
+                    if rng.gen_bool(0.1) && !pos.in_check() {
+                        child.make_null();
+                    } else {
+                        child.make(moves[rng.gen_range(0..moves.len())]);
+                    }
+                    acc.push(ply + 1, &pos, &child);
+                    pos = child;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! A small efficiently-updatable neural network evaluation (NNUE).
+//!
+//! Shape: 768 inputs (colour × piece × square, seen from one side) feed a
+//! hidden layer of [`HIDDEN`] neurons, computed twice: once from the side to
+//! move's view and once from the other side's (the board flipped top to
+//! bottom and the colours swapped). The two halves pass a clipped ReLU and
+//! one output neuron reads both, side to move first. Chess960 needs no
+//! special inputs: where the pieces stand is all the network sees.
+//!
+//! Weights are trained in floating point by `bench`'s `nnue-train` and
+//! stored quantised: the hidden layer in units of 1/[`QA`], the output
+//! weights in units of 1/[`QB`]. The file format (little-endian) is the
+//! magic `CSNN`, the hidden size as a `u32`, flags as a `u32` (bit 0: the
+//! network is a correction added to the hand-written evaluation rather
+//! than an evaluation of its own), then the hidden weights
+//! (`i16`, input-major), the hidden biases (`i16`), the output weights
+//! (`i16`, side to move's half first) and the output bias (`i32`, in units
+//! of 1/(QA·QB)).
+
+use castella_movegen::{Color, Piece, Position, Square};
+
+/// Inputs per view: two colours × six pieces × 64 squares.
+pub const INPUTS: usize = 768;
+/// Neurons in the hidden layer, per view.
+pub const HIDDEN: usize = 128;
+/// Quantisation of the hidden layer: 1.0 is stored as `QA`.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights: 1.0 is stored as `QB`.
+pub const QB: i32 = 64;
+/// The network's output 1.0 is this many centipawns.
+pub const SCALE: i32 = 400;
+/// The most active inputs a legal position can have (one per piece).
+pub const MAX_ACTIVE: usize = 32;
+
+const MAGIC: &[u8; 4] = b"CSNN";
+
+/// The input for `piece` of `color` on `sq`, seen from `view`'s side: the
+/// viewer's own pieces come first and its home rank is always rank 1.
+#[inline(always)]
+pub fn feature(view: Color, color: Color, piece: Piece, sq: Square) -> usize {
+    let side = (color != view) as usize;
+    side * 384 + piece.index() * 64 + sq.relative(view).index()
+}
+
+/// Calls `f` with the inputs of every piece on the board, from White's and
+/// from Black's view.
+#[inline(always)]
+pub fn for_each_feature(pos: &Position, mut f: impl FnMut(usize, usize)) {
+    for color in Color::ALL {
+        for piece in Piece::ALL {
+            for sq in pos.colored(color, piece) {
+                f(
+                    feature(Color::White, color, piece, sq),
+                    feature(Color::Black, color, piece, sq),
+                );
+            }
+        }
+    }
+}
+
+/// The hidden sums of one position from both views (White's first),
+/// before activation: what an incremental update carries from a position
+/// to its child.
+#[derive(Clone, Copy)]
+#[repr(align(64))]
+pub struct Accumulator([[i16; HIDDEN]; 2]);
+
+impl Default for Accumulator {
+    fn default() -> Accumulator {
+        Accumulator([[0; HIDDEN]; 2])
+    }
+}
+
+/// The inputs that change between a position and its child: at most four
+/// pieces leave a square (castling: king and rook; a capturing promotion:
+/// pawn and victim) and at most two arrive. Each input is given from both
+/// views.
+#[derive(Clone, Copy, Default)]
+pub struct Delta {
+    removed: [(u16, u16); 4],
+    added: [(u16, u16); 4],
+    removed_len: u8,
+    added_len: u8,
+}
+
+impl Delta {
+    /// The change from `parent` to `child`, found by comparing their
+    /// piece sets, so that castling, en passant and promotions need no
+    /// special cases. Positions more than a move apart give a partial
+    /// delta; the search only asks for parents and children.
+    #[inline]
+    pub fn between(parent: &Position, child: &Position) -> Delta {
+        let mut d = Delta::default();
+        for color in Color::ALL {
+            for piece in Piece::ALL {
+                let before = parent.colored(color, piece);
+                let after = child.colored(color, piece);
+                if before == after {
+                    continue;
+                }
+                for sq in before & !after {
+                    if (d.removed_len as usize) < d.removed.len() {
+                        d.removed[d.removed_len as usize] = pair(color, piece, sq);
+                        d.removed_len += 1;
+                    }
+                }
+                for sq in after & !before {
+                    if (d.added_len as usize) < d.added.len() {
+                        d.added[d.added_len as usize] = pair(color, piece, sq);
+                        d.added_len += 1;
+                    }
+                }
+            }
+        }
+        d
+    }
+}
+
+#[inline(always)]
+fn pair(color: Color, piece: Piece, sq: Square) -> (u16, u16) {
+    (
+        feature(Color::White, color, piece, sq) as u16,
+        feature(Color::Black, color, piece, sq) as u16,
+    )
+}
+
+/// A quantised network, ready to evaluate positions.
+pub struct Network {
+    hidden_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    hidden_bias: [i16; HIDDEN],
+    output_weights: [[i16; HIDDEN]; 2],
+    output_bias: i32,
+    residual: bool,
+}
+
+/// Flag bit: the network's output is added to the hand-written evaluation.
+pub const RESIDUAL: u32 = 1;
+
+/// Reads little-endian values off the front of a byte slice.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        if self.0.len() < N {
+            return Err("the network file is truncated".into());
+        }
+        let (head, rest) = self.0.split_at(N);
+        self.0 = rest;
+        Ok(head.try_into().expect("split_at gave N bytes"))
+    }
+
+    fn i16s(&mut self, out: &mut [i16]) -> Result<(), String> {
+        for v in out {
+            *v = i16::from_le_bytes(self.take()?);
+        }
+        Ok(())
+    }
+}
+
+impl Network {
+    /// Parses a network file; an error says what is wrong with it.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let mut r = Reader(bytes);
+        if &r.take::<4>()? != MAGIC {
+            return Err("not a Castella network file (bad magic)".into());
+        }
+        let hidden = u32::from_le_bytes(r.take()?) as usize;
+        if hidden != HIDDEN {
+            return Err(format!(
+                "the network has {hidden} hidden neurons; this build expects {HIDDEN}"
+            ));
+        }
+        let flags = u32::from_le_bytes(r.take()?);
+        if flags & !RESIDUAL != 0 {
+            return Err(format!("unknown network flags {flags:#x}"));
+        }
+        let mut net = Network {
+            hidden_weights: Box::new([[0; HIDDEN]; INPUTS]),
+            hidden_bias: [0; HIDDEN],
+            output_weights: [[0; HIDDEN]; 2],
+            output_bias: 0,
+            residual: flags & RESIDUAL != 0,
+        };
+        for row in net.hidden_weights.iter_mut() {
+            r.i16s(row)?;
+        }
+        r.i16s(&mut net.hidden_bias)?;
+        for half in &mut net.output_weights {
+            r.i16s(half)?;
+        }
+        net.output_bias = i32::from_le_bytes(r.take()?);
+        if !r.0.is_empty() {
+            return Err("the network file has trailing bytes".into());
+        }
+        Ok(net)
+    }
+
+    /// Whether the network's output is a correction to add to the
+    /// hand-written evaluation (trained with `nnue-train --residual`).
+    pub fn is_residual(&self) -> bool {
+        self.residual
+    }
+
+    /// The network's output for `pos` in centipawns from the side to
+    /// move's view, computed from scratch.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.output(&self.refresh(pos), pos.side_to_move())
+    }
+
+    /// The hidden sums of `pos`, computed from scratch.
+    #[inline]
+    pub fn refresh(&self, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator([self.hidden_bias; 2]);
+        let [white, black] = &mut acc.0;
+        for_each_feature(pos, |w, b| {
+            add(white, &self.hidden_weights[w]);
+            add(black, &self.hidden_weights[b]);
+        });
+        acc
+    }
+
+    /// The hidden sums of a child position: its parent's plus `delta`.
+    #[inline]
+    pub fn update(&self, parent: &Accumulator, delta: &Delta, child: &mut Accumulator) {
+        *child = *parent;
+        let [white, black] = &mut child.0;
+        for &(w, b) in &delta.removed[..delta.removed_len as usize] {
+            sub(white, &self.hidden_weights[w as usize]);
+            sub(black, &self.hidden_weights[b as usize]);
+        }
+        for &(w, b) in &delta.added[..delta.added_len as usize] {
+            add(white, &self.hidden_weights[w as usize]);
+            add(black, &self.hidden_weights[b as usize]);
+        }
+    }
+
+    /// The evaluation in centipawns, for `stm` to move, of the position
+    /// whose hidden sums are `acc`.
+    #[inline]
+    pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
+        let [white, black] = &acc.0;
+        let (us, them) = match stm {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        };
+        let sum = dot(us, &self.output_weights[0]) + dot(them, &self.output_weights[1]);
+        (sum + self.output_bias) * SCALE / (QA * QB)
+    }
+}
+
+#[inline(always)]
+fn add(acc: &mut [i16; HIDDEN], weights: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(weights) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+#[inline(always)]
+fn sub(acc: &mut [i16; HIDDEN], weights: &[i16; HIDDEN]) {
+    for (a, w) in acc.iter_mut().zip(weights) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+/// The clipped-ReLU activations of `acc` dotted with `weights`.
+#[inline(always)]
+fn dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    acc.iter()
+        .zip(weights)
+        .map(|(&a, &w)| (a as i32).clamp(0, QA) * w as i32)
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network;
+
+    const FENS: [&str; 4] = [
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "4k3/8/8/8/8/8/8/R3K3 b - - 0 1",
+    ];
+
+    #[test]
+    fn the_embedded_network_loads() {
+        let net = Network::from_bytes(crate::NETWORK_FILE).unwrap();
+        let pos = Position::from_fen(FENS[0]).unwrap();
+        assert_eq!(net.evaluate(&pos), network().evaluate(&pos));
+    }
+
+    /// Both views go through the same weights, so swapping the colours
+    /// (and the side to move) swaps the views and leaves the output as is.
+    #[test]
+    fn the_network_is_colour_symmetric() {
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(
+                network().evaluate(&pos),
+                network().evaluate(&pos.flipped()),
+                "{fen}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_a_reason() {
+        let good = crate::NETWORK_FILE;
+        let err = |bytes: &[u8]| Network::from_bytes(bytes).err().unwrap();
+        assert!(err(&good[..good.len() - 1]).contains("truncated"));
+        assert!(err(b"NOPE").contains("magic"));
+        let mut longer = good.to_vec();
+        longer.push(0);
+        assert!(err(&longer).contains("trailing"));
+        let mut other_size = good.to_vec();
+        other_size[4] ^= 1;
+        assert!(err(&other_size).contains("hidden neurons"));
+        let mut flags = good.to_vec();
+        flags[9] = 1;
+        assert!(err(&flags).contains("flags"));
+    }
+}
