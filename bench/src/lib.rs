@@ -1,1 +1,14 @@
-//! Benchmark helpers live in `benches/`; this crate has no library code of its own.
+//! Helpers shared by the tools in `src/bin/`; the benchmarks live in
+//! `benches/`.
+
+/// Sizes rayon's global pool to `threads` when given (otherwise rayon uses
+/// one thread per core). Called first thing in `main`, before any pool
+/// exists, so it cannot fail.
+pub fn set_threads(threads: Option<usize>) {
+    if let Some(t) = threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .ok();
+    }
+}

@@ -13,7 +13,7 @@ use crate::tt::{Bound as TtBound, Entry as TtEntry, TranspositionTable};
 use crate::value::*;
 use crate::{Bound, Event, Info, Limits, Reporter};
 use arrayvec::ArrayVec;
-use castella_eval::{evaluate_cached, network, PawnTable, EVAL_LIMIT, PIECE_VALUES};
+use castella_eval::{add_hand_written, evaluate_cached, PawnTable, PIECE_VALUES};
 use castella_movegen::{Move, Piece, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -179,11 +179,10 @@ impl Searcher {
     fn static_eval(&mut self, pos: &Position, ply: usize) -> i32 {
         let v = if self.off.nnue {
             evaluate_cached(pos, &mut self.pawns)
-        } else if network().is_residual() {
-            let hce = evaluate_cached(pos, &mut self.pawns);
-            (hce + self.nnue.evaluate(pos, ply)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
         } else {
-            self.nnue.evaluate(pos, ply)
+            let output = self.nnue.evaluate(pos, ply);
+            let pawns = &mut self.pawns;
+            add_hand_written(output, || evaluate_cached(pos, pawns))
         };
         if self.off.rule50 {
             return v;

@@ -54,12 +54,12 @@ pub(crate) fn explain(pos: &Position, params: &Params) -> String {
         Color::White => v,
         Color::Black => -v,
     };
-    let white = from_white(crate::static_eval(pos));
+    let stm = crate::static_eval(pos);
+    let white = from_white(stm);
     let stm_name = match pos.side_to_move() {
         Color::White => "White",
         Color::Black => "Black",
     };
-    let stm = from_white(white);
     lines.push(format!(
         "Hand-written: {hand_written:+} cp from White's view"
     ));

@@ -119,11 +119,19 @@ pub fn network() -> &'static nnue::Network {
 /// ±8000. Computed from scratch; the search updates the network's part
 /// incrementally instead.
 pub fn static_eval(pos: &Position) -> i32 {
-    let net = network();
-    let v = if net.is_residual() {
-        evaluate(pos) + net.evaluate(pos)
+    add_hand_written(network().evaluate(pos), || evaluate(pos))
+}
+
+/// The static evaluation from the embedded network's output for a
+/// position: plus the hand-written evaluation (computed only then) when
+/// the network is a correction, within ±8000. The search calls it with
+/// its incremental output and pawn-cached evaluation.
+#[inline]
+pub fn add_hand_written(network_output: i32, hand_written: impl FnOnce() -> i32) -> i32 {
+    let v = if network().is_residual() {
+        hand_written() + network_output
     } else {
-        net.evaluate(pos)
+        network_output
     };
     v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }

@@ -49,10 +49,8 @@ pub fn for_each_feature(pos: &Position, mut f: impl FnMut(usize, usize)) {
     for color in Color::ALL {
         for piece in Piece::ALL {
             for sq in pos.colored(color, piece) {
-                f(
-                    feature(Color::White, color, piece, sq),
-                    feature(Color::Black, color, piece, sq),
-                );
+                let (white, black) = pair(color, piece, sq);
+                f(white as usize, black as usize);
             }
         }
     }

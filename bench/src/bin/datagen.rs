@@ -194,12 +194,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if let Some(t) = config.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .expect("first pool");
-    }
+    castella_bench::set_threads(config.threads);
     let start = Instant::now();
     let mut out = match std::fs::File::create(&config.out) {
         Ok(f) => std::io::BufWriter::new(f),

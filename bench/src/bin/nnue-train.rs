@@ -37,7 +37,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::time::Instant;
 
 /// Hidden weights, hidden biases, output weights (side to move, other
@@ -386,8 +386,7 @@ fn train(c: &Config) -> Result<(), String> {
             save(&p, c.residual, &c.out)?;
         }
     }
-    let mut stderr = std::io::stderr();
-    writeln!(stderr, "wrote {}", c.out).ok();
+    eprintln!("wrote {} (best validation error {best_err:.6})", c.out);
     Ok(())
 }
 
@@ -396,12 +395,7 @@ fn main() {
         eprintln!("nnue-train: {e}\nusage: nnue-train --data FILE [--epochs N] [--batch N] [--lr X] [--lam X] [--k K] [--decay X] [--residual] [--mirror] [--seed S] [--threads T] [--out FILE]");
         std::process::exit(2);
     });
-    if let Some(t) = c.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .ok();
-    }
+    castella_bench::set_threads(c.threads);
     if let Err(e) = train(&c) {
         eprintln!("nnue-train: {e}");
         std::process::exit(1);

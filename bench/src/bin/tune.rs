@@ -107,12 +107,7 @@ fn main() {
         eprintln!("tune: {e}\nusage: tune --data FILE [--epochs N] [--steps S] [--lr X] [--k K] [--local-passes N] [--l2 X] [--out FILE] [--threads T]\n       tune --apply FILE");
         std::process::exit(2);
     });
-    if let Some(t) = o.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .ok();
-    }
+    castella_bench::set_threads(o.threads);
     let result = match (&o.apply, &o.data) {
         (Some(file), _) => apply(file),
         (None, Some(file)) => tune(file, &o),
