@@ -1,6 +1,11 @@
 //! Helpers shared by the tools in `src/bin/`; the benchmarks live in
 //! `benches/`.
 
+pub mod filter;
+pub mod games;
+pub mod selfplay;
+pub mod train;
+
 /// Sizes rayon's global pool to `threads` when given (otherwise rayon uses
 /// one thread per core). Called first thing in `main`, before any pool
 /// exists, so it cannot fail.

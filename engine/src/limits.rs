@@ -12,6 +12,9 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are searched (data
+    /// generation's soft limit; `nodes` stays the hard cap).
+    pub soft_nodes: Option<u64>,
     pub movetime: Option<u64>,
     /// Search for a mate in this many moves.
     pub mate: Option<u32>,

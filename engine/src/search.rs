@@ -391,6 +391,11 @@ impl Searcher {
                 if !pondering && self.time.is_some_and(|t| t.soft_exceeded(scale)) {
                     break;
                 }
+                if let Some(soft) = limits.soft_nodes {
+                    if self.control().total_nodes().max(self.nodes) >= soft {
+                        break;
+                    }
+                }
             }
         }
         let best = &root_moves[0];

@@ -4,7 +4,8 @@
 //! hidden layer of [`HIDDEN`] neurons, computed twice: once from the side to
 //! move's view and once from the other side's (the board flipped top to
 //! bottom and the colours swapped). The two halves pass a clipped ReLU and
-//! one output neuron reads both, side to move first. Chess960 needs no
+//! one output neuron reads both, side to move first. The activation is a
+//! clipped ReLU, or its square (SCReLU) when the file says so. Chess960 needs no
 //! special inputs: where the pieces stand is all the network sees.
 //!
 //! Weights are trained in floating point by `bench`'s `nnue-train` and
@@ -12,7 +13,7 @@
 //! weights in units of 1/[`QB`]. The file format (little-endian) is the
 //! magic `CSNN`, the hidden size as a `u32`, flags as a `u32` (bit 0: the
 //! network is a correction added to the hand-written evaluation rather
-//! than an evaluation of its own), then the hidden weights
+//! than an evaluation of its own; bit 1: SCReLU), then the hidden weights
 //! (`i16`, input-major), the hidden biases (`i16`), the output weights
 //! (`i16`, side to move's half first) and the output bias (`i32`, in units
 //! of 1/(QA·QB)).
@@ -129,10 +130,18 @@ pub struct Network {
     output_weights: [[i16; HIDDEN]; 2],
     output_bias: i32,
     residual: bool,
+    squared: bool,
 }
 
 /// Flag bit: the network's output is added to the hand-written evaluation.
 pub const RESIDUAL: u32 = 1;
+/// Flag bit: the activation is the squared clipped ReLU (SCReLU).
+pub const SCRELU: u32 = 2;
+
+// With SCReLU every product clamp(a)² · w is at most QA² · 127 (weights are
+// clipped to ±1.98 in training), and the output sums 2·HIDDEN of them: the
+// sum must fit an i32.
+const _: () = assert!(2 * HIDDEN as i64 * (QA as i64 * QA as i64) * 127 < i32::MAX as i64);
 
 /// Reads little-endian values off the front of a byte slice.
 struct Reader<'a>(&'a [u8]);
@@ -169,7 +178,7 @@ impl Network {
             ));
         }
         let flags = u32::from_le_bytes(r.take()?);
-        if flags & !RESIDUAL != 0 {
+        if flags & !(RESIDUAL | SCRELU) != 0 {
             return Err(format!("unknown network flags {flags:#x}"));
         }
         let mut net = Network {
@@ -178,6 +187,7 @@ impl Network {
             output_weights: [[0; HIDDEN]; 2],
             output_bias: 0,
             residual: flags & RESIDUAL != 0,
+            squared: flags & SCRELU != 0,
         };
         for row in net.hidden_weights.iter_mut() {
             r.i16s(row)?;
@@ -242,7 +252,13 @@ impl Network {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        let sum = dot(us, &self.output_weights[0]) + dot(them, &self.output_weights[1]);
+        let sum = if self.squared {
+            // Products in units of QA² · QB, brought back to QA · QB.
+            (dot_squared(us, &self.output_weights[0]) + dot_squared(them, &self.output_weights[1]))
+                / QA
+        } else {
+            dot(us, &self.output_weights[0]) + dot(them, &self.output_weights[1])
+        };
         (sum + self.output_bias) * SCALE / (QA * QB)
     }
 }
@@ -267,6 +283,18 @@ fn dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     acc.iter()
         .zip(weights)
         .map(|(&a, &w)| (a as i32).clamp(0, QA) * w as i32)
+        .sum()
+}
+
+/// The squared clipped-ReLU activations of `acc` dotted with `weights`.
+#[inline(always)]
+fn dot_squared(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    acc.iter()
+        .zip(weights)
+        .map(|(&a, &w)| {
+            let a = (a as i32).clamp(0, QA);
+            a * a * w as i32
+        })
         .sum()
 }
 
@@ -316,7 +344,7 @@ mod tests {
         other_size[4] ^= 1;
         assert!(err(&other_size).contains("hidden neurons"));
         let mut flags = good.to_vec();
-        flags[9] = 1;
+        flags[8] |= 4;
         assert!(err(&flags).contains("flags"));
     }
 }

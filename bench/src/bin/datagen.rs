@@ -1,274 +1,197 @@
-//! `datagen`: self-play games at a fixed node count, written as positions
-//! labelled with the game's result, for the Texel tuner (`tune --data`).
+//! `datagen`: self-play games for training the evaluation network.
 //!
 //! ```text
-//! datagen [--games N] [--nodes N] [--random-plies N] [--seed S]
-//!         [--threads T] [--out FILE]
+//! datagen [--dir DIR] [--name NAME] [--games N] [--nodes N] [--hard-nodes N]
+//!         [--dfrc X] [--random-plies N] [--seed S] [--threads T] [--chunk N]
 //! ```
 //!
-//! Each game starts from a random Chess960 position (Scharnagl index drawn
-//! from the seed), plays `--random-plies` random legal moves so that games
-//! differ, then lets the engine play both sides with `go nodes N`. The game
-//! ends by the rules (mate, stalemate, threefold repetition, fifty moves,
-//! insufficient material) or by adjudication as a match runner would: a win
-//! once the score stays beyond ±1000 for 8 plies, a draw once it stays within
-//! ±10 for 12 plies after ply 80, and a draw at ply 600.
+//! Plays `--games` games (see `castella_bench::selfplay`) and writes them to
+//! `DIR/NAME.games` in the binary game format (`castella_bench::games`):
+//! every move with the search's score, so any position can be rebuilt and
+//! filtered when it is loaded. `DIR` defaults to `$CASTELLA_DATA`, else
+//! `$HOME/castella-data`; `NAME` to `seed<S>`. `DIR/manifest.tsv` lists
+//! every file there with its settings and counts.
 //!
-//! A position is written when the side to move is not in check, the move
-//! chosen is quiet and the score is not a mate score: one `FEN [result]`
-//! line, the result from White's view (1.0, 0.5 or 0.0). Games run in
-//! parallel (one engine with one thread each) and are written in game order,
-//! so the output depends only on the options, not on the thread count.
+//! Games are played in parallel and written in order, a chunk of `--chunk`
+//! games at a time, so the file depends only on the settings and the seed,
+//! and a stopped run keeps every finished chunk. Run the same command again
+//! to go on where it stopped; a damaged tail is cut off first.
 
-use castella_engine::draw::is_insufficient_material;
-use castella_engine::value::MATE_BOUND;
-use castella_engine::{Engine, Limits, Options};
-use castella_movegen::{Color, Position};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use castella_bench::games::{self, Game};
+use castella_bench::selfplay::{self, Settings};
 use rayon::prelude::*;
-use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-const WIN_SCORE: i32 = 1000;
-const WIN_PLIES: usize = 8;
-const DRAW_SCORE: i32 = 10;
-const DRAW_PLIES: usize = 12;
-const DRAW_FROM_PLY: usize = 80;
-const MAX_PLIES: usize = 600;
-/// Games played between two writes of the output.
-const BATCH: usize = 256;
-
 struct Config {
-    games: usize,
-    nodes: u64,
-    random_plies: usize,
+    dir: PathBuf,
+    name: Option<String>,
+    games: u32,
     seed: u64,
     threads: Option<usize>,
-    out: String,
+    chunk: u32,
+    settings: Settings,
+}
+
+const USAGE: &str = "usage: datagen [--dir DIR] [--name NAME] [--games N] [--nodes N] \
+[--hard-nodes N] [--dfrc X] [--random-plies N] [--seed S] [--threads T] [--chunk N]";
+
+/// The data directory when none is given.
+fn default_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CASTELLA_DATA") {
+        return dir.into();
+    }
+    let home = std::env::var_os("HOME").unwrap_or_else(|| ".".into());
+    Path::new(&home).join("castella-data")
 }
 
 fn parse_args() -> Result<Config, String> {
     let mut c = Config {
-        games: 1000,
-        nodes: 5000,
-        random_plies: 8,
+        dir: default_dir(),
+        name: None,
+        games: 10_000,
         seed: 1,
         threads: None,
-        out: "datagen.epd".into(),
+        chunk: 64,
+        settings: Settings::default(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
-        let mut value = || args.next().ok_or(format!("{flag} needs a value"));
-        let bad = |v: &str| format!("bad value '{v}' for {flag}");
-        match flag.as_str() {
-            "--games" => c.games = value().and_then(|v| v.parse().map_err(|_| bad(&v)))?,
-            "--nodes" => c.nodes = value().and_then(|v| v.parse().map_err(|_| bad(&v)))?,
-            "--random-plies" => {
-                c.random_plies = value().and_then(|v| v.parse().map_err(|_| bad(&v)))?
-            }
-            "--seed" => c.seed = value().and_then(|v| v.parse().map_err(|_| bad(&v)))?,
-            "--threads" => c.threads = Some(value().and_then(|v| v.parse().map_err(|_| bad(&v)))?),
-            "--out" => c.out = value()?,
-            "-h" | "--help" => {
-                return Err("usage: datagen [--games N] [--nodes N] [--random-plies N] \
-                            [--seed S] [--threads T] [--out FILE]"
-                    .into())
-            }
-            _ => return Err(format!("unknown option '{flag}'")),
+        if flag == "-h" || flag == "--help" {
+            return Err(USAGE.into());
         }
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
+            v.parse().map_err(|_| format!("bad value '{v}' for {flag}"))
+        }
+        let s = &mut c.settings;
+        match flag.as_str() {
+            "--dir" => c.dir = value.into(),
+            "--name" => c.name = Some(value),
+            "--games" => c.games = num(&flag, &value)?,
+            "--nodes" => s.soft_nodes = num(&flag, &value)?,
+            "--hard-nodes" => s.hard_nodes = num(&flag, &value)?,
+            "--dfrc" => s.dfrc = num(&flag, &value)?,
+            "--random-plies" => s.random_plies = num(&flag, &value)?,
+            "--seed" => c.seed = num(&flag, &value)?,
+            "--threads" => c.threads = Some(num(&flag, &value)?),
+            "--chunk" => c.chunk = num::<u32>(&flag, &value)?.max(1),
+            _ => return Err(format!("unknown option '{flag}'\n{USAGE}")),
+        }
+    }
+    if !(0.0..=1.0).contains(&c.settings.dfrc) {
+        return Err("--dfrc must be between 0 and 1".into());
     }
     Ok(c)
 }
 
-/// How a game ended, from White's view.
-fn result_text(white_score: f64) -> &'static str {
-    if white_score > 0.75 {
-        "[1.0]"
-    } else if white_score < 0.25 {
-        "[0.0]"
-    } else {
-        "[0.5]"
-    }
+/// One line of the manifest: what a game file holds.
+fn manifest_line(file: &str, games: &[Game], next_index: u32, settings: &str) -> String {
+    let positions: usize = games.iter().map(|g| g.moves.len()).sum();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    format!(
+        "{file}\t{}\t{positions}\t{next_index}\t{settings}\t{now}",
+        games.len()
+    )
 }
 
-/// Plays one game and returns its labelled positions.
-fn play_game(index: usize, config: &Config) -> Vec<String> {
-    let mut rng =
-        StdRng::seed_from_u64(config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
-    let mut pos = Position::chess960(rng.gen_range(0..960)).expect("index in range");
-    let mut history: Vec<u64> = Vec::new();
-    for _ in 0..config.random_plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        history.push(pos.key());
-        pos = pos.play(moves[rng.gen_range(0..moves.len())]);
-    }
-    // A random walk that already ended the game gives nothing to learn.
-    if pos.legal_moves().is_empty() {
-        return Vec::new();
-    }
-
-    let options = Options::fixed(16, 1);
-    let mut engine = Engine::silent(options).expect("16 MB fits");
-    let limits = Limits {
-        nodes: Some(config.nodes),
-        ..Default::default()
-    };
-    let mut samples: Vec<String> = Vec::new();
-    let (mut win_run, mut draw_run) = (0usize, 0usize);
-    let mut last_white_score = 0i32;
-    let white_result = loop {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break if !pos.in_check() {
-                0.5
-            } else if pos.side_to_move() == Color::White {
-                0.0
-            } else {
-                1.0
-            };
-        }
-        let repeats = history.iter().filter(|&&k| k == pos.key()).count();
-        if repeats >= 2
-            || pos.halfmove_clock() >= 100
-            || is_insufficient_material(&pos)
-            || history.len() >= MAX_PLIES
-        {
-            break 0.5;
-        }
-
-        let (result, _) = engine.search_sync(&pos, &history, &limits);
-        let score = result.score;
-        let white_score = if pos.side_to_move() == Color::White {
-            score
-        } else {
-            -score
-        };
-        if !pos.in_check() && !pos.is_noisy(result.best) && score.abs() < MATE_BOUND {
-            samples.push(pos.fen());
-        }
-
-        // Adjudication, as cutechess does it.
-        let same_side = white_score.signum() == last_white_score.signum();
-        win_run = if white_score.abs() >= WIN_SCORE && same_side {
-            win_run + 1
-        } else {
-            (white_score.abs() >= WIN_SCORE) as usize
-        };
-        last_white_score = white_score;
-        draw_run = if white_score.abs() <= DRAW_SCORE {
-            draw_run + 1
-        } else {
-            0
-        };
-        if win_run >= WIN_PLIES {
-            break if white_score > 0 { 1.0 } else { 0.0 };
-        }
-        if history.len() >= DRAW_FROM_PLY && draw_run >= DRAW_PLIES {
-            break 0.5;
-        }
-
-        if !moves.contains(&result.best) {
-            // Cannot happen (the search returns a legal move whenever one
-            // exists), but a tool should not write a game it cannot finish.
-            return Vec::new();
-        }
-        history.push(pos.key());
-        pos = pos.play(result.best);
-    };
-    let label = result_text(white_result);
-    samples
-        .into_iter()
-        .map(|fen| format!("{fen} {label}"))
-        .collect()
+/// Rewrites `dir/manifest.tsv` with `line` in place of the file's old one.
+fn update_manifest(dir: &Path, file: &str, line: &str) -> Result<(), String> {
+    const HEADER: &str = "file\tgames\tpositions\tnext_index\tsettings\tupdated_unix";
+    let path = dir.join("manifest.tsv");
+    let old = std::fs::read_to_string(&path).unwrap_or_default();
+    let mut lines: Vec<&str> = old
+        .lines()
+        .filter(|l| *l != HEADER && l.split('\t').next() != Some(file))
+        .collect();
+    lines.push(line);
+    lines.sort_unstable();
+    let text = format!("{HEADER}\n{}\n", lines.join("\n"));
+    let tmp = dir.join("manifest.tsv.tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::rename(&tmp, &path))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn main() {
-    let config = match parse_args() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
+fn run(c: &Config) -> Result<(), String> {
+    std::fs::create_dir_all(&c.dir).map_err(|e| format!("{}: {e}", c.dir.display()))?;
+    let name = c.name.clone().unwrap_or_else(|| format!("seed{}", c.seed));
+    let file = format!("{name}.games");
+    let path = c.dir.join(&file);
+    let settings = c.settings.describe(c.seed);
+
+    let (mut writer, mut all, mut next) = if path.exists() {
+        let contents = games::read(&path)?;
+        if contents.settings != settings {
+            return Err(format!(
+                "{} was written with other settings:\n  {}\nnot\n  {settings}\n\
+                 (use another --name, or the same settings to go on)",
+                path.display(),
+                contents.settings
+            ));
         }
-    };
-    castella_bench::set_threads(config.threads);
-    let start = Instant::now();
-    let mut out = match std::fs::File::create(&config.out) {
-        Ok(f) => std::io::BufWriter::new(f),
-        Err(e) => {
-            eprintln!("cannot create {}: {e}", config.out);
-            std::process::exit(1);
+        if let Some(problem) = &contents.problem {
+            eprintln!("{}: {problem}; cutting it off there", path.display());
         }
-    };
-    // Games in batches, each written as soon as it is done, so an
-    // interrupted run keeps what it played.
-    let mut positions = 0usize;
-    let mut done = 0usize;
-    while done < config.games {
-        let batch = (config.games - done).min(BATCH);
-        let games: Vec<Vec<String>> = (done..done + batch)
-            .into_par_iter()
-            .map(|i| play_game(i, &config))
-            .collect();
-        for line in games.iter().flatten() {
-            writeln!(out, "{line}").expect("write");
-            positions += 1;
-        }
-        out.flush().expect("write");
-        done += batch;
         eprintln!(
-            "{done}/{} games, {positions} positions, {:.0} s",
-            config.games,
-            start.elapsed().as_secs_f64()
+            "going on with {} after game {} ({} games kept)",
+            path.display(),
+            contents.next_index,
+            contents.games.len()
+        );
+        let w = games::Writer::resume(&path, contents.sound_len)?;
+        (w, contents.games, contents.next_index)
+    } else {
+        (games::Writer::create(&path, &settings)?, Vec::new(), 0)
+    };
+
+    let start = Instant::now();
+    let first = next;
+    let mut played_positions = 0usize;
+    eprintln!("{settings}\nwriting {}", path.display());
+    while next < c.games {
+        let end = (next + c.chunk).min(c.games);
+        let batch: Vec<Game> = (next..end)
+            .into_par_iter()
+            .filter_map(|i| selfplay::play(i, c.seed, &c.settings))
+            .collect();
+        writer.write_chunk(&batch, end)?;
+        played_positions += batch.iter().map(|g| g.moves.len()).sum::<usize>();
+        all.extend(batch);
+        next = end;
+        update_manifest(&c.dir, &file, &manifest_line(&file, &all, next, &settings))?;
+
+        let secs = start.elapsed().as_secs_f64().max(1e-3);
+        let done = (next - first) as f64;
+        let eta = (c.games - next) as f64 * secs / done;
+        let total: usize = all.iter().map(|g| g.moves.len()).sum();
+        eprintln!(
+            "game {next}/{}: {} games, {total} positions, {:.0} positions/s, ETA {:.0} min",
+            c.games,
+            all.len(),
+            played_positions as f64 / secs,
+            eta / 60.0
         );
     }
     eprintln!(
-        "{} games, {positions} positions in {:.1} s -> {}",
-        config.games,
-        start.elapsed().as_secs_f64(),
-        config.out
+        "{}: {} games, {} positions",
+        path.display(),
+        all.len(),
+        all.iter().map(|g| g.moves.len()).sum::<usize>()
     );
+    Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn config(seed: u64) -> Config {
-        Config {
-            games: 2,
-            nodes: 300,
-            random_plies: 8,
-            seed,
-            threads: Some(1),
-            out: String::new(),
-        }
-    }
-
-    #[test]
-    fn games_are_labelled_and_repeatable() {
-        let c = config(3);
-        let lines: Vec<String> = (0..2).flat_map(|i| play_game(i, &c)).collect();
-        assert!(!lines.is_empty());
-        for line in &lines {
-            let (fen, label) = line.rsplit_once(' ').expect("FEN and label");
-            assert!(["[1.0]", "[0.5]", "[0.0]"].contains(&label), "{line}");
-            let pos = Position::from_fen(fen).expect("a valid FEN");
-            assert!(!pos.in_check(), "{line}");
-        }
-        // One label per game: every line of a game carries the same result.
-        let first = play_game(0, &c);
-        assert!(first
-            .windows(2)
-            .all(|w| w[0].rsplit_once(' ').unwrap().1 == w[1].rsplit_once(' ').unwrap().1));
-        assert_eq!(play_game(0, &c), first, "same seed, same game");
-        assert_ne!(
-            play_game(0, &config(4)),
-            first,
-            "another seed, another game"
-        );
+fn main() {
+    let config = parse_args().unwrap_or_else(|e| {
+        eprintln!("datagen: {e}");
+        std::process::exit(2);
+    });
+    castella_bench::set_threads(config.threads);
+    if let Err(e) = run(&config) {
+        eprintln!("datagen: {e}");
+        std::process::exit(1);
     }
 }

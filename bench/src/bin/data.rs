@@ -1,0 +1,284 @@
+//! `data`: looks after `datagen`'s game files.
+//!
+//! ```text
+//! data count FILE...                     games and positions per file
+//! data stats [FILTER] FILE...            results, endings, scores, lengths
+//! data merge OUT FILE...                 one file with every game
+//! data shuffle [--seed S] OUT FILE...    the same, games in random order
+//! data dump [--epd] [FILTER] FILE...     scored positions as text, stdout
+//! ```
+//!
+//! `dump` writes `FEN | result | score` per position (White's result 1,
+//! 0.5 or 0 and the search's score in centipawns, both from White's view),
+//! or with `--epd` the Texel tuner's `FEN [result]`. FILTER options (as the
+//! trainer takes them): `--skip-plies N`, `--max-score N`, `--keep-noisy`,
+//! `--keep-check`; `stats` and `dump` apply none unless given `--filter`
+//! (the trainer's default) or one of them.
+//!
+//! A damaged or truncated file is read up to the damage, with a warning
+//! saying where; a file that is not a game file is an error.
+
+use castella_bench::filter::Filter;
+use castella_bench::games::{self, Game, Outcome, Termination};
+use castella_movegen::Color;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::io::Write;
+use std::path::Path;
+
+const USAGE: &str = "usage: data count FILE... | data stats [FILTER] FILE... | \
+data merge OUT FILE... | data shuffle [--seed S] OUT FILE... | data dump [--epd] [FILTER] FILE...
+FILTER: --filter | --skip-plies N | --max-score N | --keep-noisy | --keep-check";
+
+/// Options and file names of one command line.
+struct Args {
+    files: Vec<String>,
+    filter: Filter,
+    seed: u64,
+    epd: bool,
+}
+
+fn parse(args: &[String]) -> Result<Args, String> {
+    let mut a = Args {
+        files: Vec::new(),
+        filter: Filter::NONE,
+        seed: 1,
+        epd: false,
+    };
+    let mut it = args.iter().cloned();
+    while let Some(arg) = it.next() {
+        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
+        if arg == "--filter" {
+            a.filter = Filter::default();
+        } else if arg == "--epd" {
+            a.epd = true;
+        } else if arg == "--seed" {
+            let v = value()?;
+            a.seed = v.parse().map_err(|_| format!("bad seed '{v}'"))?;
+        } else if arg.starts_with("--") {
+            if a.filter == Filter::NONE {
+                a.filter = Filter {
+                    max_score: i32::MAX,
+                    ..Filter::NONE
+                };
+            }
+            if !a.filter.parse_flag(&arg, value)? {
+                return Err(format!("unknown option '{arg}'"));
+            }
+        } else {
+            a.files.push(arg);
+        }
+    }
+    if a.files.is_empty() {
+        return Err("no file given".into());
+    }
+    Ok(a)
+}
+
+/// Every game of `files`, in order, with a warning for each damaged one.
+fn load(files: &[String]) -> Result<Vec<(String, Vec<Game>)>, String> {
+    files
+        .iter()
+        .map(|f| {
+            let c = games::read(Path::new(f))?;
+            if let Some(problem) = c.problem {
+                eprintln!("data: warning: {f}: {problem}");
+            }
+            Ok((f.clone(), c.games))
+        })
+        .collect()
+}
+
+fn count(files: &[String]) -> Result<(), String> {
+    let (mut games, mut positions) = (0, 0);
+    for (name, g) in load(files)? {
+        let p: usize = g.iter().map(|g| g.moves.len()).sum();
+        println!("{name}: {} games, {p} positions", g.len());
+        games += g.len();
+        positions += p;
+    }
+    if files.len() > 1 {
+        println!("total: {games} games, {positions} positions");
+    }
+    Ok(())
+}
+
+/// Prints `label: n (share%)` lines.
+fn shares(title: &str, rows: &[(String, usize)]) {
+    let total: usize = rows.iter().map(|r| r.1).sum::<usize>().max(1);
+    println!("{title}");
+    for (label, n) in rows {
+        println!(
+            "  {label:<24} {n:>10} {:>6.1}%",
+            100.0 * *n as f64 / total as f64
+        );
+    }
+}
+
+fn stats(args: &Args) -> Result<(), String> {
+    let games: Vec<Game> = load(&args.files)?.into_iter().flat_map(|f| f.1).collect();
+    let n = games.len();
+    if n == 0 {
+        println!("no games");
+        return Ok(());
+    }
+    let results = [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins];
+    shares(
+        &format!("{n} games; results (White's view)"),
+        &results
+            .iter()
+            .map(|&o| {
+                let k = games.iter().filter(|g| g.outcome == o).count();
+                (format!("{o:?}"), k)
+            })
+            .collect::<Vec<_>>(),
+    );
+    shares(
+        "endings",
+        &Termination::ALL
+            .iter()
+            .map(|&t| {
+                let k = games.iter().filter(|g| g.termination == t).count();
+                (t.name().to_string(), k)
+            })
+            .collect::<Vec<_>>(),
+    );
+    let dfrc = games.iter().filter(|g| g.is_double_frc()).count();
+    shares(
+        "openings",
+        &[
+            ("Double-FRC".to_string(), dfrc),
+            ("Chess960".to_string(), n - dfrc),
+        ],
+    );
+    let mut lengths: Vec<usize> = games.iter().map(|g| g.moves.len()).collect();
+    lengths.sort_unstable();
+    let pct = |p: usize| lengths[(lengths.len() - 1) * p / 100];
+    println!(
+        "scored plies per game: mean {:.1}, min {}, 10% {}, median {}, 90% {}, max {}",
+        lengths.iter().sum::<usize>() as f64 / n as f64,
+        lengths[0],
+        pct(10),
+        pct(50),
+        pct(90),
+        lengths[n - 1]
+    );
+
+    // Scores of the positions that pass the filter, from White's view.
+    const EDGES: [i32; 11] = [-1000, -500, -200, -100, -50, 0, 50, 100, 200, 500, 1000];
+    let mut buckets = [0usize; EDGES.len() + 1];
+    let (mut total, mut kept, mut white_to_move) = (0usize, 0usize, 0usize);
+    for g in &games {
+        g.for_each_position(|s| {
+            total += 1;
+            if !args.filter.accepts(&s) {
+                return;
+            }
+            kept += 1;
+            let white = s.pos.side_to_move() == Color::White;
+            white_to_move += white as usize;
+            let score = if white { s.score } else { -s.score } as i32;
+            buckets[EDGES.iter().take_while(|&&e| score >= e).count()] += 1;
+        })?;
+    }
+    println!(
+        "positions: {total}, {kept} pass the filter ({:.1}%), {:.1}% with White to move",
+        100.0 * kept as f64 / total.max(1) as f64,
+        100.0 * white_to_move as f64 / kept.max(1) as f64
+    );
+    let rows: Vec<(String, usize)> = buckets
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| {
+            let label = match i {
+                0 => format!("< {}", EDGES[0]),
+                i if i == EDGES.len() => format!(">= {}", EDGES[i - 1]),
+                i => format!("{} .. {}", EDGES[i - 1], EDGES[i]),
+            };
+            (label, k)
+        })
+        .collect();
+    shares("scores (White's view, centipawns)", &rows);
+    Ok(())
+}
+
+/// Writes `games` to `out` as one run's file, a chunk per 256 games.
+fn write(out: &str, games: &[Game], sources: &[String]) -> Result<(), String> {
+    if Path::new(out).exists() {
+        return Err(format!("{out} exists; will not overwrite it"));
+    }
+    let settings = format!("merged from {}", sources.join(", "));
+    let mut w = games::Writer::create(Path::new(out), &settings)?;
+    for (i, chunk) in games.chunks(256).enumerate() {
+        w.write_chunk(chunk, (i * 256 + chunk.len()) as u32)?;
+    }
+    let positions: usize = games.iter().map(|g| g.moves.len()).sum();
+    eprintln!("{out}: {} games, {positions} positions", games.len());
+    Ok(())
+}
+
+fn dump(args: &Args) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for (_, games) in load(&args.files)? {
+        for g in &games {
+            let result = g.outcome.white_score();
+            let mut lines = String::new();
+            g.for_each_position(|s| {
+                if !args.filter.accepts(&s) {
+                    return;
+                }
+                let white = if s.pos.side_to_move() == Color::White {
+                    s.score
+                } else {
+                    -s.score
+                };
+                let fen = s.pos.fen();
+                if args.epd {
+                    lines += &format!("{fen} [{result:.1}]\n");
+                } else {
+                    lines += &format!("{fen} | {result} | {white}\n");
+                }
+            })?;
+            if out.write_all(lines.as_bytes()).is_err() {
+                return Ok(()); // The reader went away (`| head`).
+            }
+        }
+    }
+    out.flush().ok();
+    Ok(())
+}
+
+fn run(argv: &[String]) -> Result<(), String> {
+    let (command, rest) = argv.split_first().ok_or(USAGE)?;
+    match command.as_str() {
+        "count" => count(&parse(rest)?.files),
+        "stats" => stats(&parse(rest)?),
+        "dump" => dump(&parse(rest)?),
+        "merge" | "shuffle" => {
+            let a = parse(rest)?;
+            let (out, sources) = a.files.split_first().ok_or(USAGE)?;
+            if sources.is_empty() {
+                return Err(format!("{command} needs OUT and at least one FILE"));
+            }
+            let mut all: Vec<Game> = load(sources)?.into_iter().flat_map(|f| f.1).collect();
+            if command == "shuffle" {
+                all.shuffle(&mut rand::rngs::StdRng::seed_from_u64(a.seed));
+            }
+            write(out, &all, sources)
+        }
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command '{other}'\n{USAGE}")),
+    }
+}
+
+fn main() {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    if let Err(e) = run(&argv) {
+        eprintln!("data: {e}");
+        std::process::exit(2);
+    }
+}

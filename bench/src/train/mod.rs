@@ -1,0 +1,189 @@
+//! The network trainer behind `nnue-train`: mini-batch AdamW on the
+//! squared error of the expected score, in `f32`, on rayon's threads.
+
+pub mod checkpoint;
+pub mod model;
+pub mod sample;
+
+use crate::filter::Filter;
+use checkpoint::Checkpoint;
+use model::{Shape, B2, CLIP, PARAMS, W1};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rayon::prelude::*;
+use sample::{Sample, Target};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Everything a training run is given.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Game files (`datagen`'s format).
+    pub files: Vec<String>,
+    pub filter: Filter,
+    pub target: Target,
+    pub shape: Shape,
+    pub epochs: u32,
+    pub batch: usize,
+    /// The learning rate falls from `lr` to `lr_end` along a cosine.
+    pub lr: f32,
+    pub lr_end: f32,
+    /// Decoupled weight decay (AdamW), per unit of learning rate.
+    pub decay: f32,
+    /// See half the positions mirrored left to right, a different half
+    /// each epoch: a mirrored Chess960 position is worth the same.
+    pub mirror: bool,
+    /// Games whose index is a multiple of this are held out.
+    pub hold_out_every: u32,
+    pub seed: u64,
+    /// The quantised network, written whenever validation improves.
+    pub out: PathBuf,
+    /// Go on from `out` + `.ckpt`, written after every epoch.
+    pub resume: bool,
+}
+
+/// The learning rate after `done` of `total` steps.
+fn learning_rate(c: &Config, done: u64, total: u64) -> f32 {
+    let t = (done as f32 / total.max(1) as f32).min(1.0);
+    c.lr_end + 0.5 * (c.lr - c.lr_end) * (1.0 + (std::f32::consts::PI * t).cos())
+}
+
+/// The mean squared error over `data`.
+pub fn mean_error(p: &[f32], data: &[Sample], shape: &Shape) -> f64 {
+    let total: f64 = data
+        .par_iter()
+        .map(|s| model::step(p, s, shape, 0, None) as f64)
+        .sum();
+    total / data.len().max(1) as f64
+}
+
+/// Loads the data, trains, and writes the best network to `c.out`.
+pub fn run(c: &Config) -> Result<(), String> {
+    let start = Instant::now();
+    let (train, valid) = sample::load(
+        &c.files,
+        &c.filter,
+        c.target,
+        c.shape.residual,
+        c.hold_out_every,
+    )?;
+    if train.len() < 100 || valid.is_empty() {
+        return Err(format!(
+            "too little data: {} training and {} validation positions",
+            train.len(),
+            valid.len()
+        ));
+    }
+    eprintln!(
+        "{} training and {} validation positions (held-out games), loaded in {:.0} s",
+        train.len(),
+        valid.len(),
+        start.elapsed().as_secs_f64()
+    );
+    if c.shape.residual {
+        let none = vec![0f32; PARAMS];
+        eprintln!(
+            "validation error of the hand-written evaluation alone: {:.6}",
+            mean_error(&none, &valid, &c.shape)
+        );
+    }
+
+    let ckpt_path = c.out.with_extension("ckpt");
+    let mut rng = StdRng::seed_from_u64(c.seed);
+    let mut state = if c.resume {
+        let ck = Checkpoint::load(&ckpt_path)?;
+        eprintln!("resuming after epoch {} ({} steps)", ck.epoch, ck.steps);
+        ck
+    } else {
+        Checkpoint {
+            epoch: 0,
+            steps: 0,
+            best: f64::INFINITY,
+            params: model::init(&mut rng, c.shape.residual),
+            m: vec![0.0; PARAMS],
+            v: vec![0.0; PARAMS],
+        }
+    };
+    let steps_per_epoch = train.len().div_ceil(c.batch) as u64;
+    let total_steps = steps_per_epoch * c.epochs as u64;
+    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let threads = rayon::current_num_threads().max(1);
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    for epoch in state.epoch + 1..=c.epochs {
+        // The epoch's order depends on the seed and the epoch alone, so a
+        // resumed run sees what an unbroken one would have.
+        let mut epoch_rng =
+            StdRng::seed_from_u64(c.seed ^ (epoch as u64).wrapping_mul(0x9E37_79B9));
+        order.sort_unstable();
+        order.shuffle(&mut epoch_rng);
+        let epoch_start = Instant::now();
+        let mut train_err = 0f64;
+        let mut lr = c.lr;
+        for batch in order.chunks(c.batch) {
+            let per = batch.len().div_ceil(threads);
+            let p = &state.params;
+            let (grad, err) = batch
+                .par_chunks(per)
+                .map(|chunk| {
+                    let mut g = vec![0f32; PARAMS];
+                    let mut e = 0f64;
+                    for &i in chunk {
+                        let mirror = if c.mirror && (i + epoch as usize) % 2 == 1 {
+                            7
+                        } else {
+                            0
+                        };
+                        e += model::step(p, &train[i], &c.shape, mirror, Some(&mut g)) as f64;
+                    }
+                    (g, e)
+                })
+                .reduce(
+                    || (vec![0f32; PARAMS], 0.0),
+                    |(mut a, ea), (b, eb)| {
+                        a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                        (a, ea + eb)
+                    },
+                );
+            train_err += err;
+            lr = learning_rate(c, state.steps, total_steps);
+            state.steps += 1;
+            let t = state.steps.min(i32::MAX as u64) as i32;
+            let inv = 1.0 / batch.len() as f32;
+            let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
+            let moments = state.m.iter_mut().zip(state.v.iter_mut());
+            for ((p, g), (m, v)) in state.params.iter_mut().zip(&grad).zip(moments) {
+                let g = g * inv;
+                *m = beta1 * *m + (1.0 - beta1) * g;
+                *v = beta2 * *v + (1.0 - beta2) * g * g;
+                *p -= lr * ((*m / c1) / ((*v / c2).sqrt() + eps) + c.decay * *p);
+            }
+            for w in &mut state.params[W1..B2] {
+                *w = w.clamp(-CLIP, CLIP);
+            }
+        }
+        let valid_err = mean_error(&state.params, &valid, &c.shape);
+        let secs = epoch_start.elapsed().as_secs_f64();
+        eprintln!(
+            "epoch {epoch}: lr {lr:.6}, train error {:.6}, validation error {valid_err:.6}, \
+             {:.0} positions/s, {:.0} s in all",
+            train_err / train.len() as f64,
+            train.len() as f64 / secs.max(1e-3),
+            start.elapsed().as_secs_f64()
+        );
+        state.epoch = epoch;
+        // Keep the network that does best on games it never saw.
+        if valid_err < state.best {
+            state.best = valid_err;
+            let bytes = model::quantise(&state.params, &c.shape);
+            std::fs::write(&c.out, bytes).map_err(|e| format!("{}: {e}", c.out.display()))?;
+        }
+        state.save(&ckpt_path)?;
+    }
+    eprintln!(
+        "wrote {} (best validation error {:.6})",
+        c.out.display(),
+        state.best
+    );
+    Ok(())
+}
