@@ -803,6 +803,44 @@ fn go_perft_counts_like_stockfish() {
     assert!(e.sync().is_empty());
 }
 
+/// `go perft` runs like a search: `isready` is answered during it, `stop`
+/// ends it at once (a typo such as `go perft 52` must not hang the engine),
+/// a new `go` stops it first, and end of input waits for it to print.
+#[test]
+fn go_perft_can_be_stopped() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 52");
+    std::thread::sleep(Duration::from_millis(100));
+    let start = Instant::now();
+    e.send("isready");
+    e.collect_until("readyok", PROMPT);
+    e.send("stop");
+    let line = e.expect("info string", PROMPT);
+    assert!(line.contains("perft 52 stopped"), "{line}");
+    assert!(start.elapsed() < PROMPT, "{:?}", start.elapsed());
+    e.send("go perft 52");
+    std::thread::sleep(Duration::from_millis(50));
+    e.send("go perft 2");
+    e.expect("info string perft 52 stopped", PROMPT);
+    assert_eq!(e.expect("Nodes searched", TIMEOUT), "Nodes searched: 400");
+    e.send("go perft 52");
+    std::thread::sleep(Duration::from_millis(50));
+    let start = Instant::now();
+    e.send("quit");
+    assert!(e.wait_exit(PROMPT).success());
+    assert!(start.elapsed() <= PROMPT + Duration::from_millis(50));
+
+    let mut e = Engine::start();
+    e.send("go perft 4");
+    e.close_stdin();
+    assert_eq!(
+        e.expect("Nodes searched", TIMEOUT),
+        "Nodes searched: 197281"
+    );
+    assert!(e.wait_exit(TIMEOUT).success());
+}
+
 #[test]
 fn chess960_start_positions() {
     let mut e = Engine::start();

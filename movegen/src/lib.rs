@@ -24,6 +24,6 @@ pub use fen::{CastlingNotation, FenError};
 pub use generate::{GenType, MoveCounter, MoveSink};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};
 pub use notation::MoveError;
-pub use perft::{divide, perft};
+pub use perft::{divide, perft, perft_until};
 pub use position::Position;
 pub use types::{Color, File, Piece, Rank, Square};

@@ -6,6 +6,7 @@
 use castella_engine::{Bound, Info, Score};
 use castella_movegen::{Move, Position};
 use std::fmt::Write;
+use std::sync::atomic::AtomicBool;
 
 /// The legal prefix of `pv` from `root`, as UCI text.
 pub fn pv_text(root: &Position, pv: &[Move], chess960: bool) -> Vec<String> {
@@ -106,24 +107,29 @@ pub fn bestmove_line(
 }
 
 /// `go perft N` output, Stockfish's format: one `move: count` line per root
-/// move, a blank line, `Nodes searched: N`.
-pub fn perft_text(pos: &Position, depth: u32, chess960: bool) -> String {
+/// move, a blank line, `Nodes searched: N`; `None` if `stop` was set
+/// before it was done.
+pub fn perft_text(pos: &Position, depth: u32, chess960: bool, stop: &AtomicBool) -> Option<String> {
     let mut s = String::new();
     let mut total = 0;
-    for (mv, n) in castella_movegen::divide(pos, depth) {
-        let _ = writeln!(s, "{}: {n}", pos.move_to_uci(mv, chess960));
-        total += n;
-    }
-    if depth == 0 {
+    if depth > 0 {
+        for &mv in pos.legal_moves().iter() {
+            let n = castella_movegen::perft_until(&pos.play(mv), depth - 1, stop)?;
+            let _ = writeln!(s, "{}: {n}", pos.move_to_uci(mv, chess960));
+            total += n;
+        }
+    } else {
         total = 1;
     }
     let _ = writeln!(s, "\nNodes searched: {total}");
-    s
+    Some(s)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    static GO: AtomicBool = AtomicBool::new(false);
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen).unwrap()
@@ -245,13 +251,22 @@ mod tests {
 
     #[test]
     fn perft_output() {
-        let text = perft_text(&Position::startpos(), 2, false);
+        let text = perft_text(&Position::startpos(), 2, false, &GO).unwrap();
         assert!(text.starts_with("a2a3: 20\n") || text.contains("e2e4: 20\n"));
         assert!(text.ends_with("\n\nNodes searched: 400\n"), "{text}");
         assert_eq!(text.lines().count(), 22);
         let castles = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-        assert!(perft_text(&castles, 1, false).contains("e1g1: 1\n"));
-        assert!(perft_text(&castles, 1, true).contains("e1h1: 1\n"));
-        assert_eq!(perft_text(&castles, 0, false), "\nNodes searched: 1\n");
+        assert!(perft_text(&castles, 1, false, &GO)
+            .unwrap()
+            .contains("e1g1: 1\n"));
+        assert!(perft_text(&castles, 1, true, &GO)
+            .unwrap()
+            .contains("e1h1: 1\n"));
+        assert_eq!(
+            perft_text(&castles, 0, false, &GO).unwrap(),
+            "\nNodes searched: 1\n"
+        );
+        let stopped = AtomicBool::new(true);
+        assert_eq!(perft_text(&Position::startpos(), 9, false, &stopped), None);
     }
 }

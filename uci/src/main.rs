@@ -7,6 +7,7 @@ mod format;
 mod game;
 mod options;
 mod perft_cmd;
+mod perft_job;
 mod rank960;
 mod stdio;
 mod uci;

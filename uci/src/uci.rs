@@ -11,11 +11,16 @@
 //! Every `go` gets exactly one `bestmove`. In `go infinite` and `go ponder`
 //! the `bestmove` is held back until `stop` (or `ponderhit`), as the
 //! protocol requires, even if the search finished earlier.
+//!
+//! `go perft N` runs on its own thread too and is ended the same way; end
+//! of input waits for it (so `echo 'go perft 5' | castella` prints the
+//! count), while `quit` ends it at once.
 
 use crate::command::{self, Command, GoCmd};
 use crate::format;
 use crate::game::Game;
 use crate::options::{self, Id, Value};
+use crate::perft_job::PerftJob;
 use crate::stdio::{emit, info_string, Input, LineReader, MAX_LINE};
 use castella_engine::{Engine, Event, Limits, Options};
 use castella_movegen::{Move, Position};
@@ -31,7 +36,12 @@ pub fn run() {
     let mut input = LineReader::new(io::stdin().lock(), MAX_LINE);
     loop {
         match input.next_line() {
-            Input::Eof => break,
+            Input::Eof => {
+                if let Some(job) = uci.perft.take() {
+                    job.wait();
+                }
+                break;
+            }
             Input::TooLong(n) => info_string(&format!(
                 "ignored an input line of {n} bytes (the limit is {MAX_LINE})"
             )),
@@ -112,6 +122,8 @@ struct Uci {
     show_wdl: bool,
     /// Engine options set during a search, applied once it has ended.
     pending: Vec<(Id, Value)>,
+    /// A running `go perft`.
+    perft: Option<PerftJob>,
 }
 
 impl Uci {
@@ -137,6 +149,7 @@ impl Uci {
             chess960: false,
             show_wdl: false,
             pending: Vec::new(),
+            perft: None,
         }
     }
 
@@ -176,6 +189,9 @@ impl Uci {
             },
             Command::Go(go) => self.go(go),
             Command::Stop => {
+                if let Some(job) = &self.perft {
+                    job.stop();
+                }
                 if self.engine.is_searching() {
                     self.engine.stop();
                 }
@@ -272,7 +288,7 @@ impl Uci {
         }
         let pos = self.game.pos;
         if let Some(depth) = go.perft {
-            emit(&format::perft_text(&pos, depth, self.chess960));
+            self.perft = Some(PerftJob::start(pos, depth, self.chess960));
             return;
         }
         let mut searchmoves = Vec::new();
@@ -323,6 +339,10 @@ impl Uci {
     /// Stops a running search and waits for it, so that its `bestmove` has
     /// been printed when this returns.
     fn finish_search(&mut self) {
+        if let Some(job) = self.perft.take() {
+            job.stop();
+            job.wait();
+        }
         if self.engine.is_searching() {
             self.engine.stop();
         }
