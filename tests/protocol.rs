@@ -26,7 +26,7 @@ const PROMPT: Duration = Duration::from_secs(1);
 
 const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-const REQUIRED_OPTIONS: [&str; 8] = [
+const REQUIRED_OPTIONS: [&str; 9] = [
     "option name Hash type spin default 16 min 1 max 33554432",
     "option name Threads type spin default 1 min 1 max 1024",
     "option name MultiPV type spin default 1 min 1 max 256",
@@ -35,6 +35,7 @@ const REQUIRED_OPTIONS: [&str; 8] = [
     "option name Clear Hash type button",
     "option name UCI_Chess960 type check default false",
     "option name UCI_ShowWDL type check default false",
+    "option name EvalFile type string default <embedded>",
 ];
 
 /// A running engine with piped stdin/stdout.
@@ -839,6 +840,83 @@ fn go_perft_can_be_stopped() {
         "Nodes searched: 197281"
     );
     assert!(e.wait_exit(TIMEOUT).success());
+}
+
+/// The `eval` command's last line: the final score for the side to move.
+fn final_eval(e: &mut Engine) -> i32 {
+    e.send("eval");
+    let line = e.expect("Final: ", TIMEOUT);
+    let line = if line.contains("side to move") {
+        line
+    } else {
+        e.expect("Final: ", TIMEOUT)
+    };
+    line["Final: ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no score in {line}"))
+}
+
+/// `EvalFile` loads another network (the search then uses it), refuses a
+/// missing or malformed file with a reason and keeps the current one, and
+/// `<embedded>` goes back to the built-in network.
+#[test]
+fn evalfile_good_malformed_and_missing() {
+    let dir = std::env::temp_dir().join(format!("castella-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let embedded = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../eval/nets/castella.nnue"
+    ))
+    .unwrap();
+    // The same network with its output bias raised by one output unit:
+    // every evaluation moves by the same amount.
+    let mut shifted = embedded.clone();
+    let n = shifted.len();
+    let bias = i32::from_le_bytes(shifted[n - 4..].try_into().unwrap()) + 255 * 64;
+    shifted[n - 4..].copy_from_slice(&bias.to_le_bytes());
+    let good = dir.join("shifted.nnue");
+    std::fs::write(&good, &shifted).unwrap();
+    let bad = dir.join("bad.nnue");
+    std::fs::write(&bad, &embedded[..1000]).unwrap();
+
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    let before = final_eval(&mut e);
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    let line = e.expect("info string EvalFile", TIMEOUT);
+    assert!(line.contains("loaded"), "{line}");
+    let after = final_eval(&mut e);
+    assert!((after - before - 400).abs() <= 1, "{before} -> {after}");
+    let (infos, best) = e.go("go depth 3");
+    check_search_output(
+        &play(&Position::startpos(), &["e2e4"]),
+        &infos,
+        &best,
+        false,
+        false,
+    );
+
+    for (value, reason) in [
+        (bad.display().to_string(), "truncated"),
+        (
+            dir.join("missing.nnue").display().to_string(),
+            "No such file",
+        ),
+        (dir.display().to_string(), "directory"),
+    ] {
+        e.send(&format!("setoption name EvalFile value {value}"));
+        let line = e.expect("info string EvalFile", TIMEOUT);
+        assert!(line.contains(reason), "{line}");
+        assert!(line.contains("keeping the current network"), "{line}");
+        assert_eq!(final_eval(&mut e), after, "the loaded network stays");
+    }
+    e.send("setoption name EvalFile value <embedded>");
+    e.expect("info string EvalFile: using the embedded", TIMEOUT);
+    assert_eq!(final_eval(&mut e), before);
+    e.assert_alive(&play(&Position::startpos(), &["e2e4"]), false);
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -5,23 +5,27 @@
 //! transposition table never pay for an update.
 
 use crate::value::MAX_PLY;
-use castella_eval::nnue::{Accumulator, Delta};
-use castella_eval::{network, EVAL_LIMIT};
+use castella_eval::nnue::{Accumulator, Delta, Network};
+use castella_eval::EVAL_LIMIT;
 use castella_movegen::Position;
+use std::sync::Arc;
 
 const LEN: usize = MAX_PLY + 2;
 /// Beyond this many pending updates a refresh from scratch is cheaper.
 const MAX_CHAIN: usize = 8;
 
 pub struct Accumulators {
+    net: Arc<Network>,
     sums: Box<[Accumulator; LEN]>,
     deltas: Box<[Delta; LEN]>,
     valid: [bool; LEN],
 }
 
 impl Default for Accumulators {
+    /// Sums for the embedded network.
     fn default() -> Accumulators {
         Accumulators {
+            net: castella_eval::embedded_network(),
             sums: Box::new([Accumulator::default(); LEN]),
             deltas: Box::new([Delta::default(); LEN]),
             valid: [false; LEN],
@@ -30,6 +34,17 @@ impl Default for Accumulators {
 }
 
 impl Accumulators {
+    /// The network evaluated.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    /// Evaluates with `net` from now on; every sum is stale.
+    pub fn set_network(&mut self, net: Arc<Network>) {
+        self.net = net;
+        self.valid = [false; LEN];
+    }
+
     /// Forgets the root's sums: a new root position is coming.
     #[inline]
     pub fn new_root(&mut self) {
@@ -47,7 +62,7 @@ impl Accumulators {
     /// side to move's view.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        let net = network();
+        let net = &*self.net;
         let mut base = ply;
         while !self.valid[base] && base > 0 && ply - base < MAX_CHAIN {
             base -= 1;
@@ -70,6 +85,7 @@ impl Accumulators {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use castella_eval::network;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 

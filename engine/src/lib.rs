@@ -22,6 +22,7 @@ pub mod value;
 pub use limits::Limits;
 pub use search::ThreadResult;
 
+use castella_eval::nnue::Network;
 use castella_movegen::{Move, Position};
 use search::{Control, Searcher};
 use std::sync::atomic::Ordering;
@@ -128,6 +129,7 @@ pub struct Engine {
     searchers: Vec<Searcher>,
     control: Arc<Control>,
     worker: Option<JoinHandle<Vec<Searcher>>>,
+    network: Arc<Network>,
 }
 
 impl Engine {
@@ -140,6 +142,7 @@ impl Engine {
             options,
             report,
             worker: None,
+            network: castella_eval::embedded_network(),
         }
     }
 
@@ -175,10 +178,27 @@ impl Engine {
         let threads = options.threads.max(1);
         self.searchers.truncate(threads);
         while self.searchers.len() < threads {
-            self.searchers.push(Searcher::new(self.searchers.len()));
+            let mut s = Searcher::new(self.searchers.len());
+            s.set_network(self.network.clone());
+            self.searchers.push(s);
         }
         self.options = options;
         Ok(())
+    }
+
+    /// The evaluation network searches use.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.network
+    }
+
+    /// Evaluates with `net` from the next search on (waits for a running
+    /// search to end first).
+    pub fn set_network(&mut self, net: Arc<Network>) {
+        self.wait();
+        for s in &mut self.searchers {
+            s.set_network(net.clone());
+        }
+        self.network = net;
     }
 
     /// Empties the transposition table and the history (waits for the

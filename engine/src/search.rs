@@ -170,6 +170,11 @@ impl Searcher {
         }
     }
 
+    /// Evaluates with `net` from the next search on.
+    pub fn set_network(&mut self, net: Arc<castella_eval::nnue::Network>) {
+        self.nnue.set_network(net);
+    }
+
     /// The static evaluation of `pos` at `ply` (the hand-written one plus
     /// the network's correction, whose hidden sums are updated along the
     /// line; [`castella_eval::static_eval`] from scratch), damped as the fifty-move counter grows (to
@@ -182,7 +187,7 @@ impl Searcher {
         } else {
             let output = self.nnue.evaluate(pos, ply);
             let pawns = &mut self.pawns;
-            add_hand_written(output, || evaluate_cached(pos, pawns))
+            add_hand_written(self.nnue.network(), output, || evaluate_cached(pos, pawns))
         };
         if self.off.rule50 {
             return v;

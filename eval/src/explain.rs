@@ -11,7 +11,7 @@ fn cells(s: Score) -> String {
 }
 
 /// See [`crate::explain()`].
-pub(crate) fn explain(pos: &Position, params: &Params) -> String {
+pub(crate) fn explain(pos: &Position, params: &Params, net: &crate::nnue::Network) -> String {
     let b = Breakdown::uncached(pos, params);
     let rule = "---------------+---------------+---------------+--------------";
     let mut lines: Vec<String> = vec![
@@ -49,12 +49,11 @@ pub(crate) fn explain(pos: &Position, params: &Params) -> String {
         b.phase, b.scale
     ));
     let hand_written = b.white_score();
-    let net = crate::network();
     let from_white = |v: i32| match pos.side_to_move() {
         Color::White => v,
         Color::Black => -v,
     };
-    let stm = crate::static_eval(pos);
+    let stm = crate::static_eval_with(net, pos);
     let white = from_white(stm);
     let stm_name = match pos.side_to_move() {
         Color::White => "White",

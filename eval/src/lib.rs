@@ -39,6 +39,7 @@ pub use pawn_table::PawnTable;
 use pawn_table::PawnTerms;
 use score::{taper, Score};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 
 /// Material values in centipawns, pawn to king (king 0), for SEE and
 /// MVV-LVA in the search. The evaluation's own, phase-dependent values are
@@ -102,33 +103,57 @@ pub fn evaluate_cached(pos: &Position, table: &mut PawnTable) -> i32 {
     from_white(pos, Breakdown::new(pos, params, &pawn_terms).white_score())
 }
 
-/// The network embedded in the binary.
-pub(crate) static NETWORK_FILE: &[u8] = include_bytes!("../nets/castella.nnue");
-static NETWORK: std::sync::OnceLock<nnue::Network> = std::sync::OnceLock::new();
+/// The network embedded in the binary: `eval/nets/castella.nnue`, or the
+/// file named by `EVALFILE` when the build was asked for one (see
+/// `build.rs`).
+pub(crate) static NETWORK_FILE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/embedded.nnue"));
+static NETWORK: std::sync::OnceLock<Arc<nnue::Network>> = std::sync::OnceLock::new();
 
 /// The embedded evaluation network, parsed on first use.
 pub fn network() -> &'static nnue::Network {
+    embedded()
+}
+
+/// The embedded network, shared: what the search starts with until a UCI
+/// `EvalFile` replaces it.
+pub fn embedded_network() -> Arc<nnue::Network> {
+    embedded().clone()
+}
+
+fn embedded() -> &'static Arc<nnue::Network> {
     NETWORK.get_or_init(|| {
-        nnue::Network::from_bytes(NETWORK_FILE).expect("the embedded network is valid (tested)")
+        Arc::new(
+            nnue::Network::from_bytes(NETWORK_FILE)
+                .expect("the embedded network is valid (tested)"),
+        )
     })
 }
 
-/// The complete static evaluation, as the search sees it, from the side to
-/// move's view: the hand-written evaluation plus the network's correction
-/// (or the network alone, for a network trained to stand alone), within
-/// ±8000. Computed from scratch; the search updates the network's part
-/// incrementally instead.
+/// The complete static evaluation with the embedded network, as the search
+/// sees it (see [`static_eval_with`]).
 pub fn static_eval(pos: &Position) -> i32 {
-    add_hand_written(network().evaluate(pos), || evaluate(pos))
+    static_eval_with(network(), pos)
 }
 
-/// The static evaluation from the embedded network's output for a
-/// position: plus the hand-written evaluation (computed only then) when
-/// the network is a correction, within ±8000. The search calls it with
-/// its incremental output and pawn-cached evaluation.
+/// The complete static evaluation, from the side to move's view: `net`'s
+/// output, plus the hand-written evaluation when `net` is a correction,
+/// within ±8000. Computed from scratch; the search updates the network's
+/// part incrementally instead.
+pub fn static_eval_with(net: &nnue::Network, pos: &Position) -> i32 {
+    add_hand_written(net, net.evaluate(pos), || evaluate(pos))
+}
+
+/// The static evaluation from `net`'s output for a position: plus the
+/// hand-written evaluation (computed only then) when the network is a
+/// correction, within ±8000. The search calls it with its incremental
+/// output and pawn-cached evaluation.
 #[inline]
-pub fn add_hand_written(network_output: i32, hand_written: impl FnOnce() -> i32) -> i32 {
-    let v = if network().is_residual() {
+pub fn add_hand_written(
+    net: &nnue::Network,
+    network_output: i32,
+    hand_written: impl FnOnce() -> i32,
+) -> i32 {
+    let v = if net.is_residual() {
         hand_written() + network_output
     } else {
         network_output
@@ -149,8 +174,8 @@ fn from_white(pos: &Position, white: i32) -> i32 {
 /// values and the difference), the phase, the endgame scale and the final
 /// score from White's and from the side to move's view, for the UCI `eval`
 /// command. Every line, the last included, ends with `'\n'`.
-pub fn explain(pos: &Position) -> String {
-    explain::explain(pos, &DEFAULT_PARAMS)
+pub fn explain(pos: &Position, net: &nnue::Network) -> String {
+    explain::explain(pos, &DEFAULT_PARAMS, net)
 }
 
 /// The evaluation's terms, in the order `explain` prints them.

@@ -203,6 +203,19 @@ impl Network {
         Ok(net)
     }
 
+    /// A short description: size, activation, and what the output is.
+    pub fn describe(&self) -> String {
+        format!(
+            "(768 -> {HIDDEN}) x 2 -> 1, {}, {}",
+            if self.squared { "SCReLU" } else { "CReLU" },
+            if self.residual {
+                "a correction to the hand-written evaluation"
+            } else {
+                "the whole evaluation"
+            }
+        )
+    }
+
     /// Whether the network's output is a correction to add to the
     /// hand-written evaluation (trained with `nnue-train --residual`).
     pub fn is_residual(&self) -> bool {

@@ -103,7 +103,7 @@ fn bounded_and_explained_everywhere() {
     for pos in positions(1).iter().step_by(3) {
         let v = evaluate(pos);
         assert!(v.abs() < 5000, "{v} for {}", pos.fen());
-        let text = explain(pos);
+        let text = explain(pos, crate::network());
         let white = if pos.side_to_move() == Color::White {
             v
         } else {
@@ -182,7 +182,7 @@ fn queen_up_wins() {
 #[test]
 fn explain_lists_every_term() {
     let pos = Position::startpos();
-    let text = explain(&pos);
+    let text = explain(&pos, crate::network());
     for term in Term::ALL {
         assert!(text.contains(term.name()), "{} missing", term.name());
     }
@@ -422,11 +422,17 @@ fn timing() {
         "{} positions, {plain:.1} ns per evaluate, {cached:.1} ns cached (checksums {sum}, {cached_sum})",
         positions.len()
     );
-    println!("{}", explain(&Position::startpos()));
+    println!("{}", explain(&Position::startpos(), crate::network()));
     let tricky = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    println!("{}", explain(&Position::from_fen(tricky).unwrap()));
+    println!(
+        "{}",
+        explain(&Position::from_fen(tricky).unwrap(), crate::network())
+    );
     let frc = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
-    println!("{}", explain(&Position::from_fen(frc).unwrap()));
+    println!(
+        "{}",
+        explain(&Position::from_fen(frc).unwrap(), crate::network())
+    );
 }
 
 #[test]

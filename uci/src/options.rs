@@ -13,6 +13,7 @@ pub enum Id {
     ClearHash,
     Chess960,
     ShowWdl,
+    EvalFile,
 }
 
 impl Id {
@@ -21,7 +22,7 @@ impl Id {
     pub fn affects_engine(self) -> bool {
         matches!(
             self,
-            Id::Hash | Id::Threads | Id::MultiPv | Id::MoveOverhead | Id::ClearHash
+            Id::Hash | Id::Threads | Id::MultiPv | Id::MoveOverhead | Id::ClearHash | Id::EvalFile
         )
     }
 }
@@ -29,9 +30,19 @@ impl Id {
 /// The type of an option, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    /// Free text (UCI `string`).
+    Text {
+        default: &'static str,
+    },
 }
 
 /// One row of the option table.
@@ -44,16 +55,17 @@ pub struct Spec {
 }
 
 /// A checked `setoption` value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     Int(i64),
     Bool(bool),
+    Text(String),
     /// A button was pressed.
     Press,
 }
 
 /// Every option, in the order `uci` lists them.
-pub const TABLE: [Spec; 8] = [
+pub const TABLE: [Spec; 9] = [
     Spec {
         id: Id::Hash,
         name: "Hash",
@@ -110,7 +122,15 @@ pub const TABLE: [Spec; 8] = [
         name: "UCI_ShowWDL",
         kind: Kind::Check { default: false },
     },
+    Spec {
+        id: Id::EvalFile,
+        name: "EvalFile",
+        kind: Kind::Text { default: EMBEDDED },
+    },
 ];
+
+/// The `EvalFile` value that means the network built into the binary.
+pub const EMBEDDED: &str = "<embedded>";
 
 impl Spec {
     /// The `option name ...` line `uci` prints.
@@ -124,6 +144,9 @@ impl Spec {
                 format!("option name {} type check default {default}", self.name)
             }
             Kind::Button => format!("option name {} type button", self.name),
+            Kind::Text { default } => {
+                format!("option name {} type string default {default}", self.name)
+            }
         }
     }
 }
@@ -150,6 +173,8 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Id, Value), String> {
     let name = spec.name;
     match spec.kind {
         Kind::Button => Ok((spec.id, Value::Press)),
+        // An empty value means the default, as GUIs send it.
+        Kind::Text { default } => Ok((spec.id, Value::Text(value.unwrap_or(default).to_string()))),
         Kind::Check { .. } => {
             let v = value.ok_or_else(|| format!("option {name} needs a value: true or false"))?;
             if v.eq_ignore_ascii_case("true") {
@@ -206,6 +231,7 @@ mod tests {
                 "option name Clear Hash type button",
                 "option name UCI_Chess960 type check default false",
                 "option name UCI_ShowWDL type check default false",
+                "option name EvalFile type string default <embedded>",
             ]
         );
     }
@@ -243,6 +269,13 @@ mod tests {
         );
         assert!(check("UCI_Chess960", Some("yes")).is_err());
         assert_eq!(check("Clear Hash", None), Ok((Id::ClearHash, Value::Press)));
+        let text = |v: &str| Ok((Id::EvalFile, Value::Text(v.to_string())));
+        assert_eq!(
+            check("evalfile", Some("/tmp/a b.nnue")),
+            text("/tmp/a b.nnue")
+        );
+        assert_eq!(check("EvalFile", None), text(EMBEDDED));
+        assert_eq!(check("EvalFile", Some("  ")), text(EMBEDDED));
         assert!(check("Nonsense", Some("1"))
             .unwrap_err()
             .contains("no such option"));

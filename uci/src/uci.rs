@@ -208,7 +208,10 @@ impl Uci {
                 }
             }
             Command::Display => emit(&self.game.display()),
-            Command::Eval => emit(&castella_eval::explain(&self.game.pos)),
+            Command::Eval => emit(&castella_eval::explain(
+                &self.game.pos,
+                self.engine.network(),
+            )),
             Command::Flip => {
                 self.finish_search();
                 self.game = self.game.flipped();
@@ -264,7 +267,31 @@ impl Uci {
             (Id::Ponder, Value::Bool(b)) => self.set_engine(|o| o.ponder = b),
             (Id::Chess960, Value::Bool(b)) => self.chess960 = b,
             (Id::ShowWdl, Value::Bool(b)) => self.show_wdl = b,
+            (Id::EvalFile, Value::Text(path)) => self.load_network(&path),
             _ => {}
+        }
+    }
+
+    /// Switches to the network in `path` (or the embedded one for
+    /// `<embedded>`); a file that cannot be used is reported, and the
+    /// current network stays.
+    fn load_network(&mut self, path: &str) {
+        if path == options::EMBEDDED {
+            self.engine.set_network(castella_eval::embedded_network());
+            info_string("EvalFile: using the embedded network");
+            return;
+        }
+        let loaded = std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| castella_eval::nnue::Network::from_bytes(&bytes));
+        match loaded {
+            Ok(net) => {
+                info_string(&format!("EvalFile: loaded {path} ({})", net.describe()));
+                self.engine.set_network(Arc::new(net));
+            }
+            Err(e) => info_string(&format!(
+                "EvalFile {path}: {e}; keeping the current network"
+            )),
         }
     }
 
