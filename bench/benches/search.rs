@@ -56,13 +56,37 @@ fn bench_eval(c: &mut Criterion) {
 }
 
 /// The network from scratch (the search updates it incrementally instead,
-/// a few weight rows a move).
+/// a few weight rows a move), and one incremental update plus the output,
+/// with each kernel this CPU runs.
 fn bench_network(c: &mut Criterion) {
+    use castella_eval::nnue::simd::Kernels;
+    use castella_eval::nnue::{Accumulator, Delta, Network};
     let mut group = c.benchmark_group("network");
-    let net = castella_eval::network();
-    for (name, fen, _) in POSITIONS {
+    let file = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../eval/nets/castella.nnue"
+    ))
+    .expect("the network file");
+    for kernels in Kernels::available() {
+        let net = Network::from_bytes(&file).unwrap().with_kernels(kernels);
+        let (name, fen, _) = POSITIONS[0];
         let pos = Position::from_fen(fen).unwrap();
-        group.bench_function(name, |b| b.iter(|| net.evaluate(black_box(&pos))));
+        group.bench_function(format!("refresh-{name}-{}", kernels.name()), |b| {
+            b.iter(|| net.evaluate(black_box(&pos)))
+        });
+        let child = pos.play(pos.legal_moves()[0]);
+        let delta = Delta::between(&pos, &child);
+        let parent = net.refresh(&pos);
+        let mut acc = Accumulator::default();
+        group.bench_function(format!("update-{name}-{}", kernels.name()), |b| {
+            b.iter(|| {
+                net.update(black_box(&parent), black_box(&delta), &mut acc);
+                net.output(&acc, child.side_to_move())
+            })
+        });
+        group.bench_function(format!("output-{name}-{}", kernels.name()), |b| {
+            b.iter(|| net.output(black_box(&parent), child.side_to_move()))
+        });
     }
     group.finish();
 }

@@ -18,7 +18,10 @@
 //! (`i16`, side to move's half first) and the output bias (`i32`, in units
 //! of 1/(QA·QB)).
 
+pub mod simd;
+
 use castella_movegen::{Color, Piece, Position, Square};
+use simd::{Kernels, Row, MAX_SQUARED_WEIGHT};
 
 /// Inputs per view: two colours × six pieces × 64 squares.
 pub const INPUTS: usize = 768;
@@ -131,6 +134,7 @@ pub struct Network {
     output_bias: i32,
     residual: bool,
     squared: bool,
+    kernels: Kernels,
 }
 
 /// Flag bit: the network's output is added to the hand-written evaluation.
@@ -138,10 +142,12 @@ pub const RESIDUAL: u32 = 1;
 /// Flag bit: the activation is the squared clipped ReLU (SCReLU).
 pub const SCRELU: u32 = 2;
 
-// With SCReLU every product clamp(a)² · w is at most QA² · 127 (weights are
-// clipped to ±1.98 in training), and the output sums 2·HIDDEN of them: the
-// sum must fit an i32.
-const _: () = assert!(2 * HIDDEN as i64 * (QA as i64 * QA as i64) * 127 < i32::MAX as i64);
+// With SCReLU every product clamp(a)² · w is at most QA² · 128 (the loader
+// refuses larger weights), and the output sums 2·HIDDEN of them: the sum
+// must fit an i32.
+const _: () = assert!(
+    2 * HIDDEN as i64 * (QA as i64 * QA as i64) * MAX_SQUARED_WEIGHT as i64 <= i32::MAX as i64
+);
 
 /// Reads little-endian values off the front of a byte slice.
 struct Reader<'a>(&'a [u8]);
@@ -188,6 +194,7 @@ impl Network {
             output_bias: 0,
             residual: flags & RESIDUAL != 0,
             squared: flags & SCRELU != 0,
+            kernels: Kernels::detect(),
         };
         for row in net.hidden_weights.iter_mut() {
             r.i16s(row)?;
@@ -199,6 +206,16 @@ impl Network {
         net.output_bias = i32::from_le_bytes(r.take()?);
         if !r.0.is_empty() {
             return Err("the network file has trailing bytes".into());
+        }
+        let too_large = net
+            .output_weights
+            .iter()
+            .flatten()
+            .any(|w| w.abs() > MAX_SQUARED_WEIGHT);
+        if net.squared && too_large {
+            return Err(format!(
+                "a SCReLU network's output weights must lie within ±{MAX_SQUARED_WEIGHT}"
+            ));
         }
         Ok(net)
     }
@@ -232,27 +249,46 @@ impl Network {
     /// The hidden sums of `pos`, computed from scratch.
     #[inline]
     pub fn refresh(&self, pos: &Position) -> Accumulator {
-        let mut acc = Accumulator([self.hidden_bias; 2]);
-        let [white, black] = &mut acc.0;
+        let mut rows: [[&Row; MAX_ACTIVE]; 2] = [[&self.hidden_bias; MAX_ACTIVE]; 2];
+        let mut n = 0;
         for_each_feature(pos, |w, b| {
-            add(white, &self.hidden_weights[w]);
-            add(black, &self.hidden_weights[b]);
+            // A legal position has at most 32 pieces; more are ignored.
+            if n < MAX_ACTIVE {
+                rows[0][n] = &self.hidden_weights[w];
+                rows[1][n] = &self.hidden_weights[b];
+                n += 1;
+            }
         });
+        let mut acc = Accumulator::default();
+        for (view, rows) in acc.0.iter_mut().zip(&rows) {
+            self.kernels
+                .update(view, &self.hidden_bias, &[], &rows[..n]);
+        }
         acc
     }
 
     /// The hidden sums of a child position: its parent's plus `delta`.
     #[inline]
     pub fn update(&self, parent: &Accumulator, delta: &Delta, child: &mut Accumulator) {
-        *child = *parent;
-        let [white, black] = &mut child.0;
-        for &(w, b) in &delta.removed[..delta.removed_len as usize] {
-            sub(white, &self.hidden_weights[w as usize]);
-            sub(black, &self.hidden_weights[b as usize]);
+        let (nr, na) = (delta.removed_len as usize, delta.added_len as usize);
+        let rows = &self.hidden_weights;
+        let mut subs = [[&self.hidden_bias; 4]; 2];
+        let mut adds = [[&self.hidden_bias; 4]; 2];
+        for (i, &(w, b)) in delta.removed[..nr].iter().enumerate() {
+            subs[0][i] = &rows[w as usize];
+            subs[1][i] = &rows[b as usize];
         }
-        for &(w, b) in &delta.added[..delta.added_len as usize] {
-            add(white, &self.hidden_weights[w as usize]);
-            add(black, &self.hidden_weights[b as usize]);
+        for (i, &(w, b)) in delta.added[..na].iter().enumerate() {
+            adds[0][i] = &rows[w as usize];
+            adds[1][i] = &rows[b as usize];
+        }
+        for view in 0..2 {
+            self.kernels.update(
+                &mut child.0[view],
+                &parent.0[view],
+                &subs[view][..nr],
+                &adds[view][..na],
+            );
         }
     }
 
@@ -265,50 +301,31 @@ impl Network {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        let sum = if self.squared {
+        let k = self.kernels;
+        let sq = self.squared;
+        let mut sum = k.dot(us, &self.output_weights[0], sq).wrapping_add(k.dot(
+            them,
+            &self.output_weights[1],
+            sq,
+        ));
+        if sq {
             // Products in units of QA² · QB, brought back to QA · QB.
-            (dot_squared(us, &self.output_weights[0]) + dot_squared(them, &self.output_weights[1]))
-                / QA
-        } else {
-            dot(us, &self.output_weights[0]) + dot(them, &self.output_weights[1])
-        };
-        (sum + self.output_bias) * SCALE / (QA * QB)
+            sum /= QA;
+        }
+        // In i64: a file's extreme weights must not overflow here.
+        ((sum as i64 + self.output_bias as i64) * SCALE as i64 / (QA * QB) as i64) as i32
     }
-}
 
-#[inline(always)]
-fn add(acc: &mut [i16; HIDDEN], weights: &[i16; HIDDEN]) {
-    for (a, w) in acc.iter_mut().zip(weights) {
-        *a = a.wrapping_add(*w);
+    /// Which kernels evaluate this network (see [`simd::Kernels`]).
+    pub fn kernels(&self) -> Kernels {
+        self.kernels
     }
-}
 
-#[inline(always)]
-fn sub(acc: &mut [i16; HIDDEN], weights: &[i16; HIDDEN]) {
-    for (a, w) in acc.iter_mut().zip(weights) {
-        *a = a.wrapping_sub(*w);
+    /// The same network with other kernels (for tests and benchmarks).
+    pub fn with_kernels(mut self, kernels: Kernels) -> Network {
+        self.kernels = kernels;
+        self
     }
-}
-
-/// The clipped-ReLU activations of `acc` dotted with `weights`.
-#[inline(always)]
-fn dot(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    acc.iter()
-        .zip(weights)
-        .map(|(&a, &w)| (a as i32).clamp(0, QA) * w as i32)
-        .sum()
-}
-
-/// The squared clipped-ReLU activations of `acc` dotted with `weights`.
-#[inline(always)]
-fn dot_squared(acc: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    acc.iter()
-        .zip(weights)
-        .map(|(&a, &w)| {
-            let a = (a as i32).clamp(0, QA);
-            a * a * w as i32
-        })
-        .sum()
 }
 
 #[cfg(test)]
@@ -344,6 +361,34 @@ mod tests {
         }
     }
 
+    /// The whole network, refreshed and updated, gives the same output
+    /// with every kernel this CPU runs.
+    #[test]
+    fn every_kernel_evaluates_alike() {
+        for k in Kernels::available() {
+            let net = Network::from_bytes(crate::NETWORK_FILE)
+                .unwrap()
+                .with_kernels(k);
+            let portable = Network::from_bytes(crate::NETWORK_FILE)
+                .unwrap()
+                .with_kernels(Kernels::Portable);
+            for fen in FENS {
+                let pos = Position::from_fen(fen).unwrap();
+                assert_eq!(net.evaluate(&pos), portable.evaluate(&pos), "{k:?} {fen}");
+                for &mv in pos.legal_moves().iter() {
+                    let child = pos.play(mv);
+                    let mut a = Accumulator::default();
+                    net.update(&net.refresh(&pos), &Delta::between(&pos, &child), &mut a);
+                    assert_eq!(
+                        net.output(&a, child.side_to_move()),
+                        portable.evaluate(&child),
+                        "{k:?} {fen} {mv:?}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn bad_files_are_refused_with_a_reason() {
         let good = crate::NETWORK_FILE;
@@ -359,5 +404,11 @@ mod tests {
         let mut flags = good.to_vec();
         flags[8] |= 4;
         assert!(err(&flags).contains("flags"));
+        // As SCReLU, an output weight too large for the SIMD products.
+        let mut squared = good.to_vec();
+        squared[8] |= SCRELU as u8;
+        let first_output = 12 + 2 * (INPUTS * HIDDEN + HIDDEN);
+        squared[first_output..first_output + 2].copy_from_slice(&200i16.to_le_bytes());
+        assert!(err(&squared).contains("output weights"));
     }
 }

@@ -1,0 +1,314 @@
+//! The network's integer kernels: accumulator updates and the output's
+//! dot product, written once portably and again with AVX2 and AVX-512
+//! intrinsics, chosen at run time by what the CPU has. One binary runs on
+//! any x86-64 and takes the fastest path there.
+//!
+//! Every path gives bit-identical results: the accumulators wrap in `i16`
+//! and the sums wrap in `i32` on every path, and wrapping addition does not
+//! depend on order. The one product that could differ, `a · w` in `i16`
+//! before the second `a` of SCReLU, is exact because the network loader
+//! refuses output weights beyond ±[`MAX_SQUARED_WEIGHT`]. On other
+//! architectures (aarch64, whose NEON is always there) the portable loops
+//! are vectorised by the compiler.
+
+use super::{HIDDEN, QA};
+
+/// One row of hidden weights, or one view's hidden sums.
+pub type Row = [i16; HIDDEN];
+
+/// The largest output weight magnitude a SCReLU network may have, so that
+/// `QA · w` fits an `i16`.
+pub const MAX_SQUARED_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
+
+// Whole vectors of 32 lanes (AVX-512) fit the hidden layer.
+const _: () = assert!(HIDDEN.is_multiple_of(32));
+
+/// Which implementation of the kernels runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernels {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl Kernels {
+    /// The fastest kernels this CPU can run.
+    pub fn detect() -> Kernels {
+        *Kernels::available()
+            .last()
+            .expect("the portable kernels always run")
+    }
+
+    /// Every implementation this CPU can run, slowest first.
+    pub fn available() -> Vec<Kernels> {
+        #[allow(unused_mut)]
+        let mut v = vec![Kernels::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if is_x86_feature_detected!("avx2") {
+                v.push(Kernels::Avx2);
+            }
+            if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
+                v.push(Kernels::Avx512);
+            }
+        }
+        v
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernels::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx2 => "AVX2",
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx512 => "AVX-512",
+        }
+    }
+
+    /// `out = base − Σ subs + Σ adds`, lane by lane, wrapping.
+    #[inline]
+    pub fn update(self, out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row]) {
+        match self {
+            Kernels::Portable => portable::update(out, base, subs, adds),
+            // SAFETY: `available` only offers these after the CPU said it
+            // has the features they are compiled for.
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx2 => unsafe { avx2::update(out, base, subs, adds) },
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx512 => unsafe { avx512::update(out, base, subs, adds) },
+        }
+    }
+
+    /// `Σ act(a) · w` over the hidden layer, where `act` clamps to 0..=QA
+    /// and, when `squared`, squares (in units of QA²).
+    #[inline]
+    pub fn dot(self, acc: &Row, weights: &Row, squared: bool) -> i32 {
+        match self {
+            Kernels::Portable => portable::dot(acc, weights, squared),
+            // SAFETY: as in `update`.
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx2 => unsafe { avx2::dot(acc, weights, squared) },
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx512 => unsafe { avx512::dot(acc, weights, squared) },
+        }
+    }
+}
+
+mod portable {
+    use super::{Row, QA};
+
+    #[inline(always)]
+    pub fn update(out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row]) {
+        *out = *base;
+        for s in subs {
+            for (o, w) in out.iter_mut().zip(s.iter()) {
+                *o = o.wrapping_sub(*w);
+            }
+        }
+        for a in adds {
+            for (o, w) in out.iter_mut().zip(a.iter()) {
+                *o = o.wrapping_add(*w);
+            }
+        }
+    }
+
+    #[inline(always)]
+    pub fn dot(acc: &Row, weights: &Row, squared: bool) -> i32 {
+        let clamped = |a: i16| (a as i32).clamp(0, QA);
+        if squared {
+            acc.iter().zip(weights).fold(0i32, |s, (&a, &w)| {
+                let a = clamped(a);
+                s.wrapping_add(a * a * w as i32)
+            })
+        } else {
+            acc.iter()
+                .zip(weights)
+                .fold(0i32, |s, (&a, &w)| s.wrapping_add(clamped(a) * w as i32))
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Row, HIDDEN, QA};
+    use std::arch::x86_64::*;
+
+    const LANES: usize = 16;
+    const VECS: usize = HIDDEN / LANES;
+    /// Vectors kept in registers at once (of 16 registers, or 32).
+    const TILE: usize = if VECS < 8 { VECS } else { 8 };
+    const _: () = assert!(VECS.is_multiple_of(TILE));
+
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn update(out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row]) {
+        // SAFETY: every pointer is `(t + i) · LANES` lanes into a row of
+        // HIDDEN lanes, t + i < VECS, and the loads and stores are unaligned.
+        unsafe {
+            // A tile of vectors stays in registers while every row is added.
+            for t in (0..VECS).step_by(TILE) {
+                let at = |r: &Row, i: usize| r.as_ptr().add((t + i) * LANES) as *const __m256i;
+                let mut v: [__m256i; TILE] =
+                    std::array::from_fn(|i| _mm256_loadu_si256(at(base, i)));
+                for s in subs {
+                    for (i, x) in v.iter_mut().enumerate() {
+                        *x = _mm256_sub_epi16(*x, _mm256_loadu_si256(at(s, i)));
+                    }
+                }
+                for a in adds {
+                    for (i, x) in v.iter_mut().enumerate() {
+                        *x = _mm256_add_epi16(*x, _mm256_loadu_si256(at(a, i)));
+                    }
+                }
+                for (i, x) in v.iter().enumerate() {
+                    _mm256_storeu_si256(out.as_mut_ptr().add((t + i) * LANES) as *mut __m256i, *x);
+                }
+            }
+        }
+    }
+
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn dot(acc: &Row, weights: &Row, squared: bool) -> i32 {
+        // SAFETY: as in `update`.
+        unsafe {
+            let zero = _mm256_setzero_si256();
+            let qa = _mm256_set1_epi16(QA as i16);
+            let mut sum = _mm256_setzero_si256();
+            for i in 0..VECS {
+                let a = _mm256_loadu_si256(acc.as_ptr().add(i * LANES) as *const __m256i);
+                let w = _mm256_loadu_si256(weights.as_ptr().add(i * LANES) as *const __m256i);
+                let a = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
+                let products = if squared {
+                    // a · w fits an i16 (the loader bounds w), then · a.
+                    _mm256_madd_epi16(_mm256_mullo_epi16(a, w), a)
+                } else {
+                    _mm256_madd_epi16(a, w)
+                };
+                sum = _mm256_add_epi32(sum, products);
+            }
+            let half = _mm_add_epi32(
+                _mm256_castsi256_si128(sum),
+                _mm256_extracti128_si256(sum, 1),
+            );
+            let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
+            let eighth = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
+            _mm_cvtsi128_si32(eighth)
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::{Row, HIDDEN, QA};
+    use std::arch::x86_64::*;
+
+    const LANES: usize = 32;
+    const VECS: usize = HIDDEN / LANES;
+    /// Vectors kept in registers at once (of 16 registers, or 32).
+    const TILE: usize = if VECS < 8 { VECS } else { 8 };
+    const _: () = assert!(VECS.is_multiple_of(TILE));
+
+    /// # Safety
+    /// The CPU must have AVX-512 F and BW.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn update(out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row]) {
+        // SAFETY: every pointer is `(t + i) · LANES` lanes into a row of
+        // HIDDEN lanes, t + i < VECS, and the loads and stores are unaligned.
+        unsafe {
+            // A tile of vectors stays in registers while every row is added.
+            for t in (0..VECS).step_by(TILE) {
+                let at = |r: &Row, i: usize| r.as_ptr().add((t + i) * LANES) as *const __m512i;
+                let mut v: [__m512i; TILE] =
+                    std::array::from_fn(|i| _mm512_loadu_si512(at(base, i)));
+                for s in subs {
+                    for (i, x) in v.iter_mut().enumerate() {
+                        *x = _mm512_sub_epi16(*x, _mm512_loadu_si512(at(s, i)));
+                    }
+                }
+                for a in adds {
+                    for (i, x) in v.iter_mut().enumerate() {
+                        *x = _mm512_add_epi16(*x, _mm512_loadu_si512(at(a, i)));
+                    }
+                }
+                for (i, x) in v.iter().enumerate() {
+                    _mm512_storeu_si512(out.as_mut_ptr().add((t + i) * LANES) as *mut __m512i, *x);
+                }
+            }
+        }
+    }
+
+    /// # Safety
+    /// The CPU must have AVX-512 F and BW.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub unsafe fn dot(acc: &Row, weights: &Row, squared: bool) -> i32 {
+        // SAFETY: as in `update`.
+        unsafe {
+            let zero = _mm512_setzero_si512();
+            let qa = _mm512_set1_epi16(QA as i16);
+            let mut sum = _mm512_setzero_si512();
+            for i in 0..VECS {
+                let a = _mm512_loadu_si512(acc.as_ptr().add(i * LANES) as *const __m512i);
+                let w = _mm512_loadu_si512(weights.as_ptr().add(i * LANES) as *const __m512i);
+                let a = _mm512_min_epi16(_mm512_max_epi16(a, zero), qa);
+                let products = if squared {
+                    _mm512_madd_epi16(_mm512_mullo_epi16(a, w), a)
+                } else {
+                    _mm512_madd_epi16(a, w)
+                };
+                sum = _mm512_add_epi32(sum, products);
+            }
+            _mm512_reduce_add_epi32(sum)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A deterministic pseudo-random row with values in `-range..range`.
+    fn row(seed: u64, range: i32) -> Row {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        std::array::from_fn(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            ((x % (2 * range as u64)) as i32 - range) as i16
+        })
+    }
+
+    /// Every kernel this CPU runs gives exactly the portable result, for
+    /// updates (wrapping included) and both activations.
+    #[test]
+    fn simd_kernels_match_the_portable_ones() {
+        let kernels = Kernels::available();
+        eprintln!("kernels here: {kernels:?}");
+        for seed in 0..200u64 {
+            let base = row(seed, 32768);
+            let rows: Vec<Row> = (0..6).map(|k| row(seed * 7 + k, 600)).collect();
+            let (subs, adds): (Vec<&Row>, Vec<&Row>) =
+                (rows[..2].iter().collect(), rows[2..].iter().collect());
+            let acc = row(seed + 1000, 400);
+            let weights = row(seed + 2000, MAX_SQUARED_WEIGHT as i32);
+            let mut expected = [0; HIDDEN];
+            Kernels::Portable.update(&mut expected, &base, &subs, &adds);
+            for &k in &kernels {
+                let mut out = [0; HIDDEN];
+                k.update(&mut out, &base, &subs, &adds);
+                assert_eq!(out, expected, "{k:?} update, seed {seed}");
+                for squared in [false, true] {
+                    assert_eq!(
+                        k.dot(&acc, &weights, squared),
+                        Kernels::Portable.dot(&acc, &weights, squared),
+                        "{k:?} dot (squared {squared}), seed {seed}"
+                    );
+                }
+            }
+        }
+    }
+}
