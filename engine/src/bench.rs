@@ -7,8 +7,9 @@ use crate::{Engine, Limits, Options};
 use castella_movegen::Position;
 use std::time::Instant;
 
-/// Default bench depth.
-pub const DEFAULT_DEPTH: u32 = 9;
+/// Default bench depth: a few seconds (2.7 s on a 2-core development
+/// machine), long enough for OpenBench to take its speed from it.
+pub const DEFAULT_DEPTH: u32 = 13;
 
 /// Totals of a bench run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

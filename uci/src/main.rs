@@ -3,6 +3,7 @@
 
 mod bench_cmd;
 mod command;
+mod cpu;
 mod format;
 mod game;
 mod options;
@@ -22,6 +23,15 @@ const USAGE: &str = "usage: castella                  run the UCI engine on stdi
                         [--hash MB] [--positions LIST] [--format csv|json] [--out FILE] [--pairs]";
 
 fn main() -> ExitCode {
+    // On Linux the check already ran, before Rust's start-up code.
+    let missing = cpu::missing_features();
+    if !missing.is_empty() {
+        eprintln!(
+            "This Castella binary needs a newer CPU; this one lacks: {}.",
+            missing.join(" ")
+        );
+        return ExitCode::from(1);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => {
@@ -36,7 +46,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("-V" | "--version") => {
-            println!("Castella {}", env!("CARGO_PKG_VERSION"));
+            println!("Castella {}", uci::VERSION);
             ExitCode::SUCCESS
         }
         Some(other) => {

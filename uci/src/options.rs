@@ -14,6 +14,8 @@ pub enum Id {
     Chess960,
     ShowWdl,
     EvalFile,
+    AnalyseMode,
+    Opponent,
 }
 
 impl Id {
@@ -65,7 +67,7 @@ pub enum Value {
 }
 
 /// Every option, in the order `uci` lists them.
-pub const TABLE: [Spec; 9] = [
+pub const TABLE: [Spec; 11] = [
     Spec {
         id: Id::Hash,
         name: "Hash",
@@ -127,7 +129,20 @@ pub const TABLE: [Spec; 9] = [
         name: "EvalFile",
         kind: Kind::Text { default: EMBEDDED },
     },
+    Spec {
+        id: Id::AnalyseMode,
+        name: "UCI_AnalyseMode",
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        id: Id::Opponent,
+        name: "UCI_Opponent",
+        kind: Kind::Text { default: EMPTY },
+    },
 ];
+
+/// How UCI writes the default of an empty string option.
+pub const EMPTY: &str = "<empty>";
 
 /// The `EvalFile` value that means the network built into the binary.
 pub const EMBEDDED: &str = "<embedded>";
@@ -232,6 +247,8 @@ mod tests {
                 "option name UCI_Chess960 type check default false",
                 "option name UCI_ShowWDL type check default false",
                 "option name EvalFile type string default <embedded>",
+                "option name UCI_AnalyseMode type check default false",
+                "option name UCI_Opponent type string default <empty>",
             ]
         );
     }

@@ -27,7 +27,8 @@ use castella_movegen::{Move, Position};
 use std::io;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The version with, for a development build, its commit (see `build.rs`).
+pub const VERSION: &str = env!("CASTELLA_VERSION");
 
 /// Runs the UCI loop on stdin/stdout until `quit` or end of input.
 pub fn run() {
