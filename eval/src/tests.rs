@@ -396,45 +396,6 @@ fn piece_placement_terms_count_exactly() {
     assert_eq!(far.eg() - near.eg(), 2);
 }
 
-/// Rough cost of `evaluate`; run with
-/// `cargo test -p castella-eval --release -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn timing() {
-    let positions = positions(1);
-    // Nanoseconds per call of `eval` over every position, 200 rounds.
-    let per_call = |mut eval: Box<dyn FnMut(&Position) -> i32>| {
-        let rounds = 200;
-        let start = std::time::Instant::now();
-        let mut sum = 0i64;
-        for _ in 0..rounds {
-            for pos in &positions {
-                sum += std::hint::black_box(eval(std::hint::black_box(pos))) as i64;
-            }
-        }
-        let ns = start.elapsed().as_nanos() as f64 / (rounds * positions.len()) as f64;
-        (ns, sum)
-    };
-    let (plain, sum) = per_call(Box::new(evaluate));
-    let mut table = PawnTable::new();
-    let (cached, cached_sum) = per_call(Box::new(move |pos| evaluate_cached(pos, &mut table)));
-    println!(
-        "{} positions, {plain:.1} ns per evaluate, {cached:.1} ns cached (checksums {sum}, {cached_sum})",
-        positions.len()
-    );
-    println!("{}", explain(&Position::startpos(), crate::network()));
-    let tricky = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    println!(
-        "{}",
-        explain(&Position::from_fen(tricky).unwrap(), crate::network())
-    );
-    let frc = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
-    println!(
-        "{}",
-        explain(&Position::from_fen(frc).unwrap(), crate::network())
-    );
-}
-
 #[test]
 fn every_switchable_term_is_a_term() {
     for name in crate::switchable_terms() {
