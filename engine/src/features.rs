@@ -2,165 +2,102 @@
 //! what each one is worth (an ablation test):
 //!
 //! ```sh
-//! CASTELLA_DISABLE=nmp,lmr castella
+//! CASTELLA_DISABLE=singular,probcut castella
 //! ```
 //!
-//! Evaluation terms can be named there too (`mobility`, `king`, ... see
-//! [`castella_eval::switchable_terms`]). The variable is read once, when the
-//! first searcher is made. Engine users never need it; with it unset every
-//! feature is on.
+//! The variable is read once, when the first searcher is made, and the
+//! engine announces the switches it obeys (`info string` at start), so a
+//! stray variable cannot weaken play unseen. Features settled long ago
+//! (aspiration windows, null move, reverse futility, late-move pruning and
+//! reductions, SEE pruning, killers, continuation history, the check
+//! extension, the fifty-move damping; see docs/search-and-evaluation.md
+//! for what each measured) have no switch any more.
 
 use std::sync::OnceLock;
 
 /// The environment variable that lists the features to turn off.
 pub const ENV_VAR: &str = "CASTELLA_DISABLE";
 
-/// Which features are turned off. `Default` is everything on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Disabled {
-    /// Aspiration windows at the root.
-    pub aspiration: bool,
-    /// Reverse futility pruning (static null move).
-    pub rfp: bool,
-    /// Null-move pruning.
-    pub nmp: bool,
-    /// Internal iterative reduction.
-    pub iir: bool,
-    /// Late-move pruning (move-count based).
-    pub lmp: bool,
-    /// Futility pruning of quiet moves.
-    pub futility: bool,
-    /// SEE pruning of quiet moves and bad captures.
-    pub see: bool,
-    /// Late-move reductions.
-    pub lmr: bool,
-    /// Check extension.
-    pub check_ext: bool,
-    /// Killer and counter-move ordering.
-    pub killers: bool,
-    /// Continuation history (ordering and reductions).
-    pub cont_hist: bool,
-    /// Damping the static evaluation by the fifty-move counter.
-    pub rule50: bool,
-    /// Singular extensions (and multi-cut).
-    pub singular: bool,
-    /// ProbCut: a capture that beats beta by a margin at reduced depth.
-    pub probcut: bool,
-    /// Razoring: a capture search decides low-depth nodes far below alpha.
-    pub razor: bool,
-    /// One ply more or less in the full-depth search after a reduced one.
-    pub deeper: bool,
-    /// A history bonus for a quiet table move that cuts off from the table.
-    pub tt_hist: bool,
-    /// The table's value as the stand-pat score in quiescence.
-    pub qs_tt_eval: bool,
-    /// Correcting the static evaluation by the correction history.
-    pub correction: bool,
-    /// Pruning quiet moves with a bad history at low depth.
-    pub hist_prune: bool,
-    /// Reducing less at nodes the table saw on a principal variation.
-    pub tt_pv: bool,
-    /// Two plies of singular extension when the table move is far better.
-    pub double_ext: bool,
-    /// The network evaluation: with it off the search uses the
-    /// hand-written evaluation, whose terms the switches below name.
-    pub nnue: bool,
-    /// Evaluation terms to switch off (an OR of
-    /// [`castella_eval::term_switch`] values).
-    pub eval_terms: u32,
+bitflags::bitflags! {
+    /// Search features switched off; empty (every feature on) normally.
+    /// Names are the flags' names in any case: `singular`, `tt_pv`, ...
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct Disabled: u32 {
+        /// Futility pruning of quiet moves.
+        const FUTILITY = 1 << 0;
+        /// Internal iterative reduction.
+        const IIR = 1 << 1;
+        /// Singular extensions (and multi-cut).
+        const SINGULAR = 1 << 2;
+        /// ProbCut: a capture that beats beta by a margin at reduced depth.
+        const PROBCUT = 1 << 3;
+        /// Razoring: a capture search decides low-depth nodes far below alpha.
+        const RAZOR = 1 << 4;
+        /// One ply more or less in the full-depth search after a reduced one.
+        const DEEPER = 1 << 5;
+        /// A history bonus for a quiet table move that cuts off from the table.
+        const TT_HIST = 1 << 6;
+        /// The table's value as the stand-pat score in quiescence.
+        const QS_TT_EVAL = 1 << 7;
+        /// Correcting the static evaluation by the correction history.
+        const CORRECTION = 1 << 8;
+        /// Pruning quiet moves with a bad history at low depth.
+        const HIST_PRUNE = 1 << 9;
+        /// Reducing less at nodes the table saw on a principal variation.
+        const TT_PV = 1 << 10;
+        /// Two plies of singular extension when the table move is far better.
+        const DOUBLE_EXT = 1 << 11;
+        /// The network's part of the evaluation (the hand-written one alone).
+        const NNUE = 1 << 12;
+    }
 }
 
 impl Disabled {
-    /// Every name [`Disabled::parse`] accepts, in field order.
-    pub const NAMES: [&'static str; 23] = [
-        "aspiration",
-        "rfp",
-        "nmp",
-        "iir",
-        "lmp",
-        "futility",
-        "see",
-        "lmr",
-        "check_ext",
-        "killers",
-        "cont_hist",
-        "rule50",
-        "singular",
-        "probcut",
-        "razor",
-        "deeper",
-        "tt_hist",
-        "qs_tt_eval",
-        "correction",
-        "hist_prune",
-        "tt_pv",
-        "double_ext",
-        "nnue",
-    ];
-
     /// Parses a comma-separated list of feature names (case-insensitive;
     /// blanks ignored).
     pub fn parse(list: &str) -> Result<Disabled, String> {
-        let mut d = Disabled::default();
+        let mut d = Disabled::empty();
         for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let flag = match name.to_ascii_lowercase().as_str() {
-                "aspiration" => &mut d.aspiration,
-                "rfp" => &mut d.rfp,
-                "nmp" => &mut d.nmp,
-                "iir" => &mut d.iir,
-                "lmp" => &mut d.lmp,
-                "futility" => &mut d.futility,
-                "see" => &mut d.see,
-                "lmr" => &mut d.lmr,
-                "check_ext" => &mut d.check_ext,
-                "killers" => &mut d.killers,
-                "cont_hist" => &mut d.cont_hist,
-                "rule50" => &mut d.rule50,
-                "singular" => &mut d.singular,
-                "probcut" => &mut d.probcut,
-                "razor" => &mut d.razor,
-                "deeper" => &mut d.deeper,
-                "tt_hist" => &mut d.tt_hist,
-                "qs_tt_eval" => &mut d.qs_tt_eval,
-                "correction" => &mut d.correction,
-                "hist_prune" => &mut d.hist_prune,
-                "tt_pv" => &mut d.tt_pv,
-                "double_ext" => &mut d.double_ext,
-                "nnue" => &mut d.nnue,
-                lower => {
-                    let Some(switch) = castella_eval::term_switch(lower) else {
-                        let terms: Vec<&str> = castella_eval::switchable_terms().collect();
-                        return Err(format!(
-                            "unknown feature '{name}' (known: {}; evaluation terms: {})",
-                            Disabled::NAMES.join(", "),
-                            terms.join(", ")
-                        ));
-                    };
-                    d.eval_terms |= switch;
-                    continue;
-                }
-            };
-            *flag = true;
+            d |= Disabled::from_name(&name.to_ascii_uppercase()).ok_or_else(|| {
+                format!(
+                    "unknown feature '{name}' (known: {})",
+                    Disabled::all().names()
+                )
+            })?;
         }
         Ok(d)
     }
 
-    /// The switches from the environment, read once per process; the
-    /// evaluation terms among them are switched off in the evaluation then.
-    /// A bad list is reported on stderr and ignored.
-    pub fn from_env() -> Disabled {
-        static CACHE: OnceLock<Disabled> = OnceLock::new();
-        *CACHE.get_or_init(|| {
-            let d = match std::env::var(ENV_VAR) {
-                Ok(list) => Disabled::parse(&list).unwrap_or_else(|e| {
-                    eprintln!("{ENV_VAR}: {e}; every feature stays on");
-                    Disabled::default()
-                }),
-                Err(_) => Disabled::default(),
-            };
-            castella_eval::switch_off_terms(d.eval_terms);
-            d
-        })
+    /// The names of the switches set, lower case, comma-separated.
+    pub fn names(self) -> String {
+        self.iter_names()
+            .map(|(n, _)| n.to_ascii_lowercase())
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The switches from the environment, read once per process, and what
+    /// to tell the user about them: `None` when the variable is unset or
+    /// empty, else the switches obeyed or why the list was refused.
+    pub fn from_env() -> (Disabled, Option<&'static str>) {
+        static CACHE: OnceLock<(Disabled, Option<String>)> = OnceLock::new();
+        let (d, note) = CACHE.get_or_init(|| match std::env::var(ENV_VAR) {
+            Ok(list) if !list.trim().is_empty() => match Disabled::parse(&list) {
+                Ok(d) => (
+                    d,
+                    Some(format!(
+                        "{ENV_VAR}: switched off for an ablation test: {}",
+                        d.names()
+                    )),
+                ),
+                Err(e) => (
+                    Disabled::empty(),
+                    Some(format!("{ENV_VAR}: {e}; every feature stays on")),
+                ),
+            },
+            _ => (Disabled::empty(), None),
+        });
+        (*d, note.as_deref())
     }
 }
 
@@ -170,23 +107,20 @@ mod tests {
 
     #[test]
     fn parses_lists() {
-        assert_eq!(Disabled::parse(""), Ok(Disabled::default()));
-        let d = Disabled::parse(" NMP, lmr ,").unwrap();
-        assert!(d.nmp && d.lmr && !d.rfp);
-        assert!(Disabled::parse("nmp,bogus").is_err());
-        let d = Disabled::parse("Mobility,tempo,lmr").unwrap();
-        let switch = |n| castella_eval::term_switch(n).unwrap();
-        assert!(d.lmr && d.eval_terms == switch("mobility") | switch("tempo"));
+        assert_eq!(Disabled::parse(""), Ok(Disabled::empty()));
+        let d = Disabled::parse(" SINGULAR, tt_pv ,").unwrap();
+        assert_eq!(d, Disabled::SINGULAR | Disabled::TT_PV);
+        assert_eq!(d.names(), "singular,tt_pv");
+        let e = Disabled::parse("singular,bogus").unwrap_err();
+        assert!(e.contains("'bogus'") && e.contains("probcut"), "{e}");
+        // Retired switches are refused, not ignored.
+        assert!(Disabled::parse("lmr").is_err());
     }
 
     #[test]
-    fn every_name_parses_to_one_switch() {
-        for name in Disabled::NAMES {
-            let d = Disabled::parse(name).unwrap();
-            assert_ne!(d, Disabled::default(), "{name}");
-        }
-        for name in castella_eval::switchable_terms() {
-            assert_ne!(Disabled::parse(name).unwrap().eval_terms, 0, "{name}");
+    fn every_name_parses_to_its_flag() {
+        for (name, flag) in Disabled::all().iter_names() {
+            assert_eq!(Disabled::parse(&name.to_ascii_lowercase()), Ok(flag));
         }
     }
 }

@@ -161,7 +161,7 @@ impl Searcher {
             nodes: 0,
             seldepth: 0,
             root_depth: 0,
-            off: Disabled::from_env(),
+            off: Disabled::from_env().0,
             tt: None,
             control: None,
             node_limit: u64::MAX,
@@ -182,16 +182,13 @@ impl Searcher {
     /// lines that make progress (a capture or a pawn move) to shuffling.
     #[inline]
     fn static_eval(&mut self, pos: &Position, ply: usize) -> i32 {
-        let v = if self.off.nnue {
+        let v = if self.off.contains(Disabled::NNUE) {
             evaluate_cached(pos, &mut self.pawns)
         } else {
             let output = self.nnue.evaluate(pos, ply);
             let pawns = &mut self.pawns;
             add_hand_written(self.nnue.network(), output, || evaluate_cached(pos, pawns))
         };
-        if self.off.rule50 {
-            return v;
-        }
         v * (200 - pos.halfmove_clock().min(100) as i32) / 200
     }
 
@@ -199,7 +196,7 @@ impl Searcher {
     /// learned error for its pawn structure, kept clear of the mate range.
     #[inline]
     fn corrected(&self, pos: &Position, raw: i32) -> i32 {
-        if self.off.correction {
+        if self.off.contains(Disabled::CORRECTION) {
             return raw;
         }
         (raw + self.correction.get(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
@@ -209,16 +206,13 @@ impl Searcher {
     /// table's entry for it was made.
     #[inline]
     fn on_pv(&self, pv_node: bool, entry: Option<TtEntry>) -> bool {
-        pv_node || (entry.is_some_and(|e| e.pv) && !self.off.tt_pv)
+        pv_node || (entry.is_some_and(|e| e.pv) && !self.off.contains(Disabled::TT_PV))
     }
 
     /// The moves one and two plies back, which continuation history pairs
     /// with the moves at `ply`.
     #[inline]
     fn context(&self, ply: usize) -> Context {
-        if self.off.cont_hist {
-            return [None, None];
-        }
         [
             self.moved[ply - 1],
             if ply >= 2 { self.moved[ply - 2] } else { None },
@@ -438,8 +432,7 @@ impl Searcher {
     ) {
         let prev = root_moves[pv_idx].prev_score;
         let mut delta = 20;
-        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND && !self.off.aspiration
-        {
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
@@ -495,12 +488,12 @@ impl Searcher {
             let child = self.play(root, mv, 0);
             self.played[0] = mv;
             self.moved[0] = Some(moved_key(root, mv));
-            let ext = (child.in_check() && !self.off.check_ext) as i32;
+            let ext = child.in_check() as i32;
             let new_depth = depth - 1 + ext;
             let score = if i == pv_idx {
                 -self.search(&child, -beta, -alpha, new_depth, 1, false)
             } else {
-                let r = if depth >= 3 && !root.is_noisy(mv) && !child.in_check() && !self.off.lmr {
+                let r = if depth >= 3 && !root.is_noisy(mv) && !child.in_check() {
                     (self.reductions.get(depth, i - pv_idx) - 1).clamp(0, new_depth - 1)
                 } else {
                     0
@@ -611,7 +604,7 @@ impl Searcher {
                 // credit it as if this node had searched it.
                 if v >= beta
                     && !tt_move.is_null()
-                    && !self.off.tt_hist
+                    && !self.off.contains(Disabled::TT_HIST)
                     && !pos.is_noisy(tt_move)
                     && pos.is_legal(tt_move)
                 {
@@ -646,7 +639,7 @@ impl Searcher {
             // Razoring: far below alpha at low depth, only captures can
             // save the node; if the capture search agrees, give up.
             if depth <= 3
-                && !self.off.razor
+                && !self.off.contains(Disabled::RAZOR)
                 && excluded.is_null()
                 && eval + 250 + 200 * depth * depth < alpha
                 && alpha.abs() < MATE_BOUND
@@ -662,7 +655,6 @@ impl Searcher {
             // Reverse futility: far above beta, assume it holds, though
             // by less than the static evaluation claims.
             if depth <= 8
-                && !self.off.rfp
                 && eval.abs() < MATE_BOUND
                 && eval - (80 - 30 * improving as i32) * depth >= beta
             {
@@ -673,7 +665,6 @@ impl Searcher {
                 ^ pos.colored(pos.side_to_move(), Piece::Pawn)
                 ^ pos.colored(pos.side_to_move(), Piece::King);
             if depth >= 3
-                && !self.off.nmp
                 && excluded.is_null()
                 && eval >= beta
                 && non_pawn.any()
@@ -701,7 +692,7 @@ impl Searcher {
         if !pv_node
             && !in_check
             && depth >= 5
-            && !self.off.probcut
+            && !self.off.contains(Disabled::PROBCUT)
             && excluded.is_null()
             && beta.abs() < MATE_BOUND
             && !entry.is_some_and(|e| e.depth >= depth - 3 && from_tt(e.value, ply) < probcut_beta)
@@ -756,7 +747,11 @@ impl Searcher {
         }
 
         // Internal iterative reduction: no table move, search shallower first.
-        if depth >= 4 && tt_move.is_null() && (pv_node || cut_node) && !self.off.iir {
+        if depth >= 4
+            && tt_move.is_null()
+            && (pv_node || cut_node)
+            && !self.off.contains(Disabled::IIR)
+        {
             depth -= 1;
         }
 
@@ -770,7 +765,7 @@ impl Searcher {
         if let Some(e) = entry {
             let v = from_tt(e.value, ply);
             if depth >= 7
-                && !self.off.singular
+                && !self.off.contains(Disabled::SINGULAR)
                 && ply < 2 * self.root_depth as usize
                 && e.depth >= depth - 3
                 && e.bound != TtBound::Upper
@@ -789,7 +784,7 @@ impl Searcher {
                     // Far below: the table move alone holds, two plies
                     // deeper (a few times per line at most).
                     let far = s < s_beta - 25 && self.double_exts[ply] < 6;
-                    tt_ext = if !pv_node && far && !self.off.double_ext {
+                    tt_ext = if !pv_node && far && !self.off.contains(Disabled::DOUBLE_EXT) {
                         2
                     } else {
                         1
@@ -834,8 +829,7 @@ impl Searcher {
                     // perpetuals and mating attacks that save nodes which
                     // look hopeless.
                     let lmp = (3 + depth * depth) / (2 - improving as i32);
-                    let late =
-                        !pv_node && depth <= 8 && moves_searched as i32 >= lmp && !self.off.lmp;
+                    let late = !pv_node && depth <= 8 && moves_searched as i32 >= lmp;
                     // Once switched, the picker has checked each quiet move.
                     if late && !picker.giving_only_checks() {
                         picker.only_checks();
@@ -851,20 +845,17 @@ impl Searcher {
                     let futile = !in_check
                         && lmr_depth <= 8
                         && eval + 100 + 100 * lmr_depth <= alpha
-                        && !self.off.futility;
-                    let unpromising =
-                        lmr_depth < 5 && hist < -4000 * (depth - 1) && !self.off.hist_prune;
+                        && !self.off.contains(Disabled::FUTILITY);
+                    let unpromising = lmr_depth < 5
+                        && hist < -4000 * (depth - 1)
+                        && !self.off.contains(Disabled::HIST_PRUNE);
                     if (futile || unpromising) && !pos.gives_check(mv) {
                         continue;
                     }
-                    if depth <= 8 && !self.off.see && !see_ge(pos, mv, -50 * depth) {
+                    if depth <= 8 && !see_ge(pos, mv, -50 * depth) {
                         continue;
                     }
-                } else if depth <= 6
-                    && !self.off.see
-                    && is_bad_capture(order)
-                    && !see_ge(pos, mv, -100 * depth)
-                {
+                } else if depth <= 6 && is_bad_capture(order) && !see_ge(pos, mv, -100 * depth) {
                     continue;
                 }
             }
@@ -873,8 +864,7 @@ impl Searcher {
             self.played[ply] = mv;
             self.moved[ply] = Some(mk);
             let gives_check = child.in_check();
-            let ext =
-                (gives_check && ply < 2 * self.root_depth as usize && !self.off.check_ext) as i32;
+            let ext = (gives_check && ply < 2 * self.root_depth as usize) as i32;
             let ext = if mv == tt_move {
                 (ext + tt_ext).min(tt_ext.max(1))
             } else {
@@ -895,7 +885,6 @@ impl Searcher {
             } else {
                 let mut r = 0;
                 if depth >= 3
-                    && !self.off.lmr
                     && moves_searched > pv_node as usize
                     && (quiet || is_bad_capture(order))
                 {
@@ -915,7 +904,7 @@ impl Searcher {
                     // The reduced search beat alpha: search at full depth,
                     // a ply deeper if it beat the best score by far, a ply
                     // shallower if only just.
-                    if !self.off.deeper {
+                    if !self.off.contains(Disabled::DEEPER) {
                         full += (s > best_score + 60 + 10 * new_depth) as i32;
                         full -= (s < best_score + new_depth) as i32;
                     }
@@ -947,10 +936,8 @@ impl Searcher {
                             for &(q, qp) in &quiets {
                                 self.history.update_quiet(us, q, qp, &ctx, -b);
                             }
-                            if !self.off.killers {
-                                self.history.add_killer(ply, mv);
-                                self.history.set_counter(pos, prev, mv);
-                            }
+                            self.history.add_killer(ply, mv);
+                            self.history.set_counter(pos, prev, mv);
                         }
                         break;
                     }
@@ -1052,7 +1039,7 @@ impl Searcher {
         } else {
             let raw = entry.map_or_else(|| self.static_eval(pos, ply), |e| e.eval);
             let corrected = self.corrected(pos, raw);
-            if self.off.qs_tt_eval {
+            if self.off.contains(Disabled::QS_TT_EVAL) {
                 (raw, corrected)
             } else {
                 (raw, table_adjusted(entry, corrected, ply))

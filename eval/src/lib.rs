@@ -38,7 +38,6 @@ use params::Params;
 pub use pawn_table::PawnTable;
 use pawn_table::PawnTerms;
 use score::{taper, Score};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 /// Material values in centipawns, pawn to king (king 0), for SEE and
@@ -49,33 +48,6 @@ pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 950, 0];
 /// The evaluation never leaves this range, far from the search's mate
 /// scores.
 pub const EVAL_LIMIT: i32 = 8000;
-
-/// Terms switched off for an ablation test, one bit per [`Term`]; zero
-/// (every term on) unless [`switch_off_terms`] was called.
-static TERMS_OFF: AtomicU32 = AtomicU32::new(0);
-
-/// The names of the terms that can be switched off: all but material and
-/// the piece-square tables, which every other term is measured against.
-pub fn switchable_terms() -> impl Iterator<Item = &'static str> {
-    Term::ALL.iter().filter_map(|t| t.switch_name())
-}
-
-/// The switch of the named term (case-insensitive), for
-/// [`switch_off_terms`]; `None` for a name not in [`switchable_terms`].
-pub fn term_switch(name: &str) -> Option<u32> {
-    let name = name.to_ascii_lowercase();
-    let term = Term::ALL
-        .iter()
-        .position(|t| t.switch_name() == Some(name.as_str()))?;
-    Some(1 << term)
-}
-
-/// Turns the terms in `switches` (an OR of [`term_switch`] values) off in
-/// every later evaluation of this process, to measure in self-play what
-/// each is worth. Engine users never need it.
-pub fn switch_off_terms(switches: u32) {
-    TERMS_OFF.fetch_or(switches, Ordering::Relaxed);
-}
 
 /// The default weights, as a static so every call reads the same tables.
 static DEFAULT_PARAMS: Params = Params::DEFAULT;
@@ -223,21 +195,6 @@ impl Term {
             Term::Tempo => "Tempo",
         }
     }
-
-    /// The name [`switch_off_terms`] knows it by, if it can be switched off.
-    const fn switch_name(self) -> Option<&'static str> {
-        match self {
-            Term::Material | Term::Psqt => None,
-            Term::Pawns => Some("pawns"),
-            Term::Passed => Some("passed"),
-            Term::Mobility => Some("mobility"),
-            Term::Pieces => Some("pieces"),
-            Term::Threats => Some("threats"),
-            Term::King => Some("king"),
-            Term::Chess960 => Some("chess960"),
-            Term::Tempo => Some("tempo"),
-        }
-    }
 }
 
 /// What the terms share, filled in as the evaluation goes (all on the
@@ -335,12 +292,9 @@ impl Breakdown {
     /// The sum of every term, White's minus Black's.
     #[inline(always)]
     pub(crate) fn total(&self) -> Score {
-        let off = TERMS_OFF.load(Ordering::Relaxed);
         self.terms
             .iter()
-            .enumerate()
-            .filter(|&(i, _)| off & (1 << i) == 0)
-            .fold(Score::ZERO, |sum, (_, t)| sum + t[0] - t[1])
+            .fold(Score::ZERO, |sum, t| sum + t[0] - t[1])
     }
 
     /// The final score in centipawns from White's point of view.
