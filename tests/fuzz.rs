@@ -8,7 +8,9 @@
 //!
 //! CI runs 3 000 lines; `CASTELLA_FUZZ_LINES=1000000` (and
 //! `CASTELLA_FUZZ_SEED`) runs a long one:
-//! `CASTELLA_FUZZ_LINES=1000000 cargo test --release -p castella --test fuzz -- --nocapture`.
+//! `CASTELLA_FUZZ_LINES=1000000 cargo test --release -p castella --test fuzz -- --nocapture`;
+//! `CASTELLA_FUZZ_DUMP=file` writes every line sent there, to replay a
+//! failure with `castella < file`.
 //!
 //! Kept out on purpose: `Hash` and `Threads` beyond small values (a valid
 //! 16 GB table is not a bug, only slow), and `bench` beyond depth 3 (it
@@ -251,6 +253,9 @@ fn random_and_mutated_input_never_stops_the_engine() {
         }
     });
     let mut last = Vec::new();
+    // Every line sent, for replaying a failure by hand.
+    let mut dump = std::env::var_os("CASTELLA_FUZZ_DUMP")
+        .map(|p| std::fs::File::create(p).expect("CASTELLA_FUZZ_DUMP"));
     let start = Instant::now();
     for i in 0..lines {
         let line = match rng.gen_range(0..10) {
@@ -288,6 +293,9 @@ fn random_and_mutated_input_never_stops_the_engine() {
             continue;
         }
         writeln!(stdin, "{line}").expect("the engine closed its input");
+        if let Some(f) = dump.as_mut() {
+            writeln!(f, "{line}").ok();
+        }
         if i % 50 == 49 {
             writeln!(stdin, "isready").expect("the engine closed its input");
             match rx.recv_timeout(ANSWER) {

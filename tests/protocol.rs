@@ -839,6 +839,11 @@ fn go_perft_can_be_stopped() {
     e.send("go perft 2");
     e.expect("info string perft 52 stopped", PROMPT);
     assert_eq!(e.expect("Nodes searched", TIMEOUT), "Nodes searched: 400");
+    // Deeper than any count could finish: refused (the recursion would
+    // overflow the stack; the fuzzer's 'go perft 3595' did).
+    e.send("go perft 3595");
+    let line = e.expect("info string", PROMPT);
+    assert!(line.contains("beyond 64"), "{line}");
     e.send("go perft 52");
     std::thread::sleep(Duration::from_millis(50));
     let start = Instant::now();

@@ -4,6 +4,11 @@
 use crate::moves::Move;
 use crate::position::Position;
 
+/// The deepest perft the tools accept: far beyond any count that could
+/// finish, and shallow enough that the recursion (about a kilobyte a ply)
+/// fits any thread's stack. A fuzzer's `go perft 3595` overflowed one.
+pub const MAX_DEPTH: u32 = 64;
+
 /// The number of leaf nodes `depth` plies below `pos`. The last ply is
 /// counted in bulk, without making the moves.
 pub fn perft(pos: &Position, depth: u32) -> u64 {

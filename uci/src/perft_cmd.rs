@@ -66,6 +66,10 @@ fn parse(args: &[String]) -> Result<Command, String> {
     }
     match (epd, depth) {
         (Some(file), None) => Ok(Command::Suite { file, max_depth }),
+        (None, Some(depth)) if depth > castella_movegen::perft::MAX_DEPTH => Err(format!(
+            "depth {depth} is beyond {}",
+            castella_movegen::perft::MAX_DEPTH
+        )),
         (None, Some(depth)) => Ok(Command::Divide {
             pos: pos.unwrap_or_else(Position::startpos),
             depth,

@@ -319,6 +319,11 @@ impl Uci {
         }
         let pos = self.game.pos;
         if let Some(depth) = go.perft {
+            if depth > castella_movegen::perft::MAX_DEPTH {
+                let max = castella_movegen::perft::MAX_DEPTH;
+                info_string(&format!("perft depth {depth} is beyond {max}; refused"));
+                return;
+            }
             self.perft = Some(PerftJob::start(pos, depth, self.chess960));
             return;
         }
