@@ -6,7 +6,7 @@
 //!   --epochs N (30)  --batch N (16384)  --lr X (0.001)  --lr-end X (0.00001)
 //!   --lambda X (0.25)  --scale CP (400)  --activation crelu|screlu (screlu)
 //!   --decay X (0.01)  --mirror  --residual  --hold-out N (50)  --seed S (1)
-//!   --threads T  --out FILE (castella.nnue)  --resume
+//!   --threads T  --out FILE (castella.nnue)  --resume  --baseline NET
 //!   --skip-plies N (8)  --max-score N (10000)  --keep-noisy  --keep-check
 //! ```
 //!
@@ -23,6 +23,8 @@
 //! float state); `--resume` goes on from that checkpoint with the same
 //! options. With `--residual` the network learns a correction to the
 //! hand-written evaluation instead of an evaluation of its own.
+//! `--baseline NET` (repeatable) first prints the validation error of the
+//! whole evaluation with that network, for comparison.
 
 use castella_bench::filter::Filter;
 use castella_bench::train::model::{Activation, Shape};
@@ -31,7 +33,7 @@ use castella_bench::train::{self, Config};
 
 const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
 [--lambda X] [--scale CP] [--activation crelu|screlu] [--decay X] [--mirror] [--residual] \
-[--hold-out N] [--seed S] [--threads T] [--out FILE] [--resume] [--skip-plies N] \
+[--hold-out N] [--seed S] [--threads T] [--out FILE] [--resume] [--baseline NET] [--skip-plies N] \
 [--max-score N] [--keep-noisy] [--keep-check] FILE...";
 
 fn parse_args() -> Result<(Config, Option<usize>), String> {
@@ -57,6 +59,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
         seed: 1,
         out: "castella.nnue".into(),
         resume: false,
+        baselines: Vec::new(),
     };
     let mut threads = None;
     let mut args = std::env::args().skip(1);
@@ -90,6 +93,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             "--threads" => threads = Some(num(&flag, value()?)?),
             "--out" => c.out = value()?.into(),
             "--resume" => c.resume = true,
+            "--baseline" => c.baselines.push(value()?.into()),
             "-h" | "--help" => return Err(USAGE.into()),
             f if f.starts_with("--") => {
                 if !c.filter.parse_flag(f, value)? {

@@ -41,6 +41,9 @@ pub struct Config {
     pub out: PathBuf,
     /// Go on from `out` + `.ckpt`, written after every epoch.
     pub resume: bool,
+    /// Network files whose whole evaluation's validation error is printed
+    /// first, to compare with.
+    pub baselines: Vec<PathBuf>,
 }
 
 /// The learning rate after `done` of `total` steps.
@@ -81,6 +84,17 @@ pub fn run(c: &Config) -> Result<(), String> {
         valid.len(),
         start.elapsed().as_secs_f64()
     );
+    for path in &c.baselines {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let net = castella_eval::nnue::Network::from_bytes(&bytes)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let err = sample::baseline_error(&c.files, &c.filter, c.target, c.hold_out_every, &net)?;
+        eprintln!(
+            "validation error of {} ({}): {err:.6}",
+            path.display(),
+            net.describe()
+        );
+    }
     if c.shape.residual {
         let none = vec![0f32; PARAMS];
         eprintln!(

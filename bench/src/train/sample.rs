@@ -118,3 +118,44 @@ pub fn load(
     }
     Ok((train, valid))
 }
+
+/// The mean squared error, on the held-out games of `files`, of a whole
+/// engine evaluation (`net` plus the hand-written evaluation when `net` is
+/// a correction): what a trained network is compared with.
+pub fn baseline_error(
+    files: &[String],
+    filter: &Filter,
+    target: Target,
+    hold_out_every: u32,
+    net: &castella_eval::nnue::Network,
+) -> Result<f64, String> {
+    let (mut sum, mut n) = (0f64, 0usize);
+    for f in files {
+        let contents = games::read(Path::new(f))?;
+        let held_out = contents
+            .games
+            .iter()
+            .filter(|g| g.index % hold_out_every.max(1) == 0);
+        for g in held_out {
+            let white_result = g.outcome.white_score();
+            let _ = g.for_each_position(|s| {
+                if !filter.accepts(&s) {
+                    return;
+                }
+                let black = s.pos.side_to_move() == Color::Black;
+                let result = if black {
+                    1.0 - white_result
+                } else {
+                    white_result
+                };
+                let t =
+                    target.lambda * result + (1.0 - target.lambda) * target.sigmoid(s.score as f32);
+                let eval = castella_eval::static_eval_with(net, &s.pos) as f32;
+                let e = target.sigmoid(eval) - t;
+                sum += (e * e) as f64;
+                n += 1;
+            });
+        }
+    }
+    Ok(sum / n.max(1) as f64)
+}
