@@ -864,12 +864,12 @@ fn go_perft_can_be_stopped() {
 /// The `eval` command's last line: the final score for the side to move.
 fn final_eval(e: &mut Engine) -> i32 {
     e.send("eval");
-    let line = e.expect("Final: ", TIMEOUT);
-    let line = if line.contains("side to move") {
-        line
-    } else {
-        e.expect("Final: ", TIMEOUT)
-    };
+    // The whole trace, up to its last line, so nothing is left over.
+    let lines = e.collect_until("Network output:", TIMEOUT);
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with("Final: ") && l.contains("side to move"))
+        .unwrap_or_else(|| panic!("no final score in {lines:?}"));
     line["Final: ".len()..]
         .split(' ')
         .next()

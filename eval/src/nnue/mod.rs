@@ -246,6 +246,25 @@ impl Network {
         self.output(&self.refresh(pos), pos.side_to_move())
     }
 
+    /// The network's output for `pos` with the piece on `sq` taken off,
+    /// from the side to move's view (the network reads only where pieces
+    /// stand, so the position need not stay legal); the plain output when
+    /// `sq` is empty.
+    pub fn evaluate_without(&self, pos: &Position, sq: Square) -> i32 {
+        let acc = self.refresh(pos);
+        let (Some(color), Some(piece)) = (pos.color_on(sq), pos.piece_on(sq)) else {
+            return self.output(&acc, pos.side_to_move());
+        };
+        let (w, b) = pair(color, piece, sq);
+        let mut out = Accumulator::default();
+        for (view, feature) in [w, b].into_iter().enumerate() {
+            let row = &self.hidden_weights[feature as usize];
+            self.kernels
+                .update(&mut out.0[view], &acc.0[view], &[row], &[]);
+        }
+        self.output(&out, pos.side_to_move())
+    }
+
     /// The hidden sums of `pos`, computed from scratch.
     #[inline]
     pub fn refresh(&self, pos: &Position) -> Accumulator {
@@ -387,6 +406,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Taking a piece off through the accumulator equals evaluating the
+    /// position without it.
+    #[test]
+    fn evaluate_without_matches_the_smaller_position() {
+        let net = network();
+        let with = Position::from_fen("4k3/8/3n4/8/8/2N5/8/4K3 w - - 0 1").unwrap();
+        let without = Position::from_fen("4k3/8/8/8/8/2N5/8/4K3 w - - 0 1").unwrap();
+        let d6 = Square::new(5 * 8 + 3);
+        assert_eq!(net.evaluate_without(&with, d6), net.evaluate(&without));
+        let empty = Square::new(0);
+        assert_eq!(net.evaluate_without(&with, empty), net.evaluate(&with));
     }
 
     #[test]
