@@ -13,6 +13,7 @@ pub mod features;
 mod history;
 mod limits;
 mod movepick;
+pub mod params;
 mod search;
 pub mod see;
 mod time;

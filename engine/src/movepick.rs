@@ -16,7 +16,9 @@ use castella_movegen::{Bitboard, GenType, Move, MoveList, Piece, Position, MAX_M
 const TT_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER: i32 = 1_000_000;
-const COUNTER: i32 = 900_000;
+/// The counter-move's ordering score; killers rank above it, quiet moves
+/// by history below (the search reduces these first-tried quiets less).
+pub(crate) const COUNTER: i32 = 900_000;
 const BAD_CAPTURE: i32 = -2_000_000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

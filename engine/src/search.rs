@@ -6,7 +6,8 @@ use crate::correction::Correction;
 use crate::draw::{is_insufficient_material, is_repetition};
 use crate::features::Disabled;
 use crate::history::{bonus, piece12, Context, History};
-use crate::movepick::{is_bad_capture, MovePicker};
+use crate::movepick::{self, is_bad_capture, MovePicker};
+use crate::params;
 use crate::see::see_ge;
 use crate::time::TimeManager;
 use crate::tt::{Bound as TtBound, Entry as TtEntry, TranspositionTable};
@@ -93,7 +94,9 @@ impl Reductions {
         let mut t = [[0u8; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+                *r = (params::lmr_base() as f64 / 100.0
+                    + (d as f64).ln() * (m as f64).ln() / (params::lmr_div() as f64 / 100.0))
+                    as u8;
             }
         }
         Reductions(t)
@@ -295,6 +298,12 @@ impl Searcher {
         self.stopped = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.history.new_search();
+        // A tune may have moved the reduction parameters since the table
+        // was made.
+        #[cfg(feature = "tune")]
+        {
+            self.reductions = Reductions::new();
+        }
         self.keys.clear();
         self.keys.extend_from_slice(history);
 
@@ -384,8 +393,12 @@ impl Searcher {
                 }
                 // A settled best move needs less time, a changing one or a
                 // falling score more.
-                let scale = (1.6 - 0.12 * stability.min(5) as f64)
-                    * (1.0 + (score_drop as f64 / 100.0).min(0.6));
+                let stable = stability.min(params::tm_stable_max() as u32) as f64;
+                let scale = (params::tm_unstable() as f64 / 100.0
+                    - params::tm_stable_step() as f64 / 100.0 * stable)
+                    * (1.0
+                        + (score_drop as f64 / params::tm_drop_div() as f64)
+                            .min(params::tm_drop_max() as f64 / 100.0));
                 let pondering = self.control().pondering.load(Ordering::Relaxed);
                 if !pondering && self.time.is_some_and(|t| t.soft_exceeded(scale)) {
                     break;
@@ -431,7 +444,7 @@ impl Searcher {
         report: Option<&Reporter>,
     ) {
         let prev = root_moves[pv_idx].prev_score;
-        let mut delta = 20;
+        let mut delta = params::asp_delta();
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
@@ -641,7 +654,7 @@ impl Searcher {
             if depth <= 3
                 && !self.off.contains(Disabled::RAZOR)
                 && excluded.is_null()
-                && eval + 250 + 200 * depth * depth < alpha
+                && eval + params::razor_base() + params::razor_depth_sq() * depth * depth < alpha
                 && alpha.abs() < MATE_BOUND
             {
                 let v = self.qsearch(pos, alpha - 1, alpha, ply);
@@ -654,9 +667,11 @@ impl Searcher {
             }
             // Reverse futility: far above beta, assume it holds, though
             // by less than the static evaluation claims.
-            if depth <= 8
+            if depth <= params::rfp_depth()
                 && eval.abs() < MATE_BOUND
-                && eval - (80 - 30 * improving as i32) * depth >= beta
+                && eval
+                    - (params::rfp_margin() - params::rfp_improving() * improving as i32) * depth
+                    >= beta
             {
                 return (eval + beta) / 2;
             }
@@ -664,13 +679,15 @@ impl Searcher {
             let non_pawn = pos.color(pos.side_to_move())
                 ^ pos.colored(pos.side_to_move(), Piece::Pawn)
                 ^ pos.colored(pos.side_to_move(), Piece::King);
-            if depth >= 3
+            if depth >= params::nmp_min_depth()
                 && excluded.is_null()
                 && eval >= beta
                 && non_pawn.any()
                 && !self.played[ply - 1].is_null()
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = params::nmp_base()
+                    + depth / params::nmp_depth_div()
+                    + ((eval - beta) / params::nmp_eval_div()).min(params::nmp_eval_max());
                 let child = self.play_null(pos, ply);
                 self.played[ply] = Move::NULL;
                 self.moved[ply] = None;
@@ -688,10 +705,11 @@ impl Searcher {
 
         // ProbCut: a good capture that beats beta by a margin in a reduced
         // search very likely beats beta in the full one.
-        let probcut_beta = beta + 150 - 50 * improving as i32;
+        let probcut_beta =
+            beta + params::probcut_margin() - params::probcut_improving() * improving as i32;
         if !pv_node
             && !in_check
-            && depth >= 5
+            && depth >= params::probcut_depth()
             && !self.off.contains(Disabled::PROBCUT)
             && excluded.is_null()
             && beta.abs() < MATE_BOUND
@@ -747,7 +765,7 @@ impl Searcher {
         }
 
         // Internal iterative reduction: no table move, search shallower first.
-        if depth >= 4
+        if depth >= params::iir_depth()
             && tt_move.is_null()
             && (pv_node || cut_node)
             && !self.off.contains(Disabled::IIR)
@@ -764,7 +782,7 @@ impl Searcher {
         let mut tt_ext = 0;
         if let Some(e) = entry {
             let v = from_tt(e.value, ply);
-            if depth >= 7
+            if depth >= params::se_depth()
                 && !self.off.contains(Disabled::SINGULAR)
                 && ply < 2 * self.root_depth as usize
                 && e.depth >= depth - 3
@@ -772,7 +790,7 @@ impl Searcher {
                 && !is_mate(e.value)
                 && pos.is_legal(tt_move)
             {
-                let s_beta = v - 2 * depth;
+                let s_beta = v - params::se_margin() * depth;
                 self.excluded[ply] = tt_move;
                 let s = self.search(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
                 self.excluded[ply] = Move::NULL;
@@ -783,7 +801,8 @@ impl Searcher {
                 if s < s_beta {
                     // Far below: the table move alone holds, two plies
                     // deeper (a few times per line at most).
-                    let far = s < s_beta - 25 && self.double_exts[ply] < 6;
+                    let far = s < s_beta - params::se_double_margin()
+                        && (self.double_exts[ply] as i32) < params::se_double_max();
                     tt_ext = if !pv_node && far && !self.off.contains(Disabled::DOUBLE_EXT) {
                         2
                     } else {
@@ -828,8 +847,9 @@ impl Searcher {
                     // moves of a node, but not on checks: they find the
                     // perpetuals and mating attacks that save nodes which
                     // look hopeless.
-                    let lmp = (3 + depth * depth) / (2 - improving as i32);
-                    let late = !pv_node && depth <= 8 && moves_searched as i32 >= lmp;
+                    let lmp = (params::lmp_base() + depth * depth) / (2 - improving as i32);
+                    let late =
+                        !pv_node && depth <= params::lmp_depth() && moves_searched as i32 >= lmp;
                     // Once switched, the picker has checked each quiet move.
                     if late && !picker.giving_only_checks() {
                         picker.only_checks();
@@ -840,22 +860,30 @@ impl Searcher {
                     // Futility and history pruning judge each move at the
                     // depth late-move reductions would give it.
                     let lmr_depth = (depth - 1 - self.reductions.get(depth, moves_searched)
-                        + hist / 8000)
-                        .max(0);
+                        + hist / params::lmr_hist_div())
+                    .max(0);
                     let futile = !in_check
-                        && lmr_depth <= 8
-                        && eval + 100 + 100 * lmr_depth <= alpha
+                        && lmr_depth <= params::futility_depth()
+                        && eval
+                            + params::futility_base()
+                            + params::futility_per_depth() * lmr_depth
+                            <= alpha
                         && !self.off.contains(Disabled::FUTILITY);
-                    let unpromising = lmr_depth < 5
-                        && hist < -4000 * (depth - 1)
+                    let unpromising = lmr_depth < params::hist_prune_depth()
+                        && hist < -params::hist_prune_margin() * (depth - 1)
                         && !self.off.contains(Disabled::HIST_PRUNE);
                     if (futile || unpromising) && !pos.gives_check(mv) {
                         continue;
                     }
-                    if depth <= 8 && !see_ge(pos, mv, -50 * depth) {
+                    if depth <= params::see_quiet_depth()
+                        && !see_ge(pos, mv, -params::see_quiet_margin() * depth)
+                    {
                         continue;
                     }
-                } else if depth <= 6 && is_bad_capture(order) && !see_ge(pos, mv, -100 * depth) {
+                } else if depth <= params::see_capture_depth()
+                    && is_bad_capture(order)
+                    && !see_ge(pos, mv, -params::see_capture_margin() * depth)
+                {
                     continue;
                 }
             }
@@ -890,10 +918,10 @@ impl Searcher {
                 {
                     r = self.reductions.get(depth, moves_searched);
                     r += !tt_pv as i32 + !improving as i32 + cut_node as i32;
-                    r -= (order >= 900_000) as i32; // killers and the counter-move
+                    r -= (order >= movepick::COUNTER) as i32; // killers and the counter-move
                     r -= gives_check as i32;
                     if quiet {
-                        r -= hist / 8000;
+                        r -= hist / params::lmr_hist_div();
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -905,7 +933,10 @@ impl Searcher {
                     // a ply deeper if it beat the best score by far, a ply
                     // shallower if only just.
                     if !self.off.contains(Disabled::DEEPER) {
-                        full += (s > best_score + 60 + 10 * new_depth) as i32;
+                        full += (s > best_score
+                            + params::deeper_base()
+                            + params::deeper_per_depth() * new_depth)
+                            as i32;
                         full -= (s < best_score + new_depth) as i32;
                     }
                     if full > reduced {
@@ -1061,7 +1092,7 @@ impl Searcher {
                     break; // the rest lose material too
                 }
                 let gain = pos.captured(mv).map_or(0, |p| PIECE_VALUES[p.index()]);
-                if !mv.is_promotion() && stand_pat + gain + 200 <= alpha {
+                if !mv.is_promotion() && stand_pat + gain + params::qs_futility() <= alpha {
                     continue;
                 }
             }

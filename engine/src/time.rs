@@ -1,6 +1,7 @@
 //! Time management: a soft limit (do not start another iteration past it,
 //! scaled by how settled the search is) and a hard limit (never pass it).
 
+use crate::params;
 use crate::{Limits, Options};
 use castella_movegen::{Color, Position};
 use std::time::Instant;
@@ -70,13 +71,6 @@ impl TimeManager {
     }
 }
 
-/// Moves the clock is shared over when the GUI sends no `movestogo`.
-const HORIZON: u64 = 30;
-/// The share of move 1, in percent; it grows to 100 over `RAMP_MOVES`.
-const RAMP_START: u64 = 40;
-/// Moves over which the share grows to a full one (reached on move 13).
-const RAMP_MOVES: u64 = 12;
-
 /// The soft limit before `Ponder` and the hard cap, from the time left
 /// (`avail`, overhead already taken off), the increment and the FEN's
 /// full-move number.
@@ -91,11 +85,17 @@ fn base_soft_ms(avail: u64, inc: u64, movestogo: Option<u32>, move_number: u16) 
         Some(m) => (avail / m.clamp(1, 50) as u64 + inc * 3 / 4).min(avail / 2),
         // The clock and the increments still to come within the horizon,
         // ramped up over the first moves.
+        // (`crate::params`: tm_horizon, tm_ramp_start, tm_ramp_moves.)
         None => {
-            let pool = avail + inc * (HORIZON - 1);
-            let k = (move_number.saturating_sub(1) as u64).min(RAMP_MOVES);
-            let percent = RAMP_START + (100 - RAMP_START) * k / RAMP_MOVES;
-            (pool * percent / (100 * HORIZON)).min(avail / 4)
+            let horizon = params::tm_horizon() as u64;
+            let (ramp_start, ramp_moves) = (
+                params::tm_ramp_start() as u64,
+                params::tm_ramp_moves() as u64,
+            );
+            let pool = avail + inc * (horizon - 1);
+            let k = (move_number.saturating_sub(1) as u64).min(ramp_moves);
+            let percent = ramp_start + (100 - ramp_start) * k / ramp_moves;
+            (pool * percent / (100 * horizon)).min(avail / 4)
         }
     }
 }

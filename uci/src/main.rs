@@ -20,7 +20,10 @@ const USAGE: &str = "usage: castella                  run the UCI engine on stdi
        castella perft <depth> [--fen FEN | --frc N] [--chess960]
        castella perft --epd FILE [--max-depth D]
        castella rank960 [--depth D | --nodes N | --movetime MS] [--jobs J] [--threads T]
-                        [--hash MB] [--positions LIST] [--format csv|json] [--out FILE] [--pairs]";
+                        [--hash MB] [--positions LIST] [--format csv|json] [--out FILE] [--pairs]
+       castella spsa             the search parameters in OpenBench's SPSA format
+                                 (settable as UCI options in a --features tune build)
+       castella --version        the version";
 
 fn main() -> ExitCode {
     // On Linux the check already ran, before Rust's start-up code.
@@ -41,6 +44,10 @@ fn main() -> ExitCode {
         Some("perft") => perft_cmd::run(&args[1..]),
         Some("bench") => bench_cmd::run_cli(&args[1..]),
         Some("rank960") => rank960::run(&args[1..]),
+        Some("spsa") => {
+            print!("{}", castella_engine::params::spsa_lines());
+            ExitCode::SUCCESS
+        }
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS

@@ -234,11 +234,34 @@ impl Uci {
             text.push_str(&spec.uci_line());
             text.push('\n');
         }
+        #[cfg(feature = "tune")]
+        for p in castella_engine::params::ALL {
+            text.push_str(&format!(
+                "option name {} type spin default {} min {} max {}\n",
+                p.name, p.default, p.min, p.max
+            ));
+        }
         text.push_str("uciok");
         emit(&text);
     }
 
     fn setoption(&mut self, name: &str, value: Option<&str>) {
+        #[cfg(feature = "tune")]
+        if let Some(p) = castella_engine::params::ALL.iter().find(|p| p.name == name) {
+            match value.and_then(|v| v.trim().parse::<i32>().ok()) {
+                Some(v) if (p.min..=p.max).contains(&v) && !self.searching() => {
+                    castella_engine::params::set(p.name, v);
+                }
+                Some(_) if self.searching() => {
+                    info_string(&format!("option {name} cannot change during a search"))
+                }
+                _ => info_string(&format!(
+                    "option {name} takes a whole number from {} to {}; value not changed",
+                    p.min, p.max
+                )),
+            }
+            return;
+        }
         match options::check(name, value) {
             Err(e) => info_string(&e),
             Ok((id, value)) if id.affects_engine() && self.searching() => {

@@ -1,0 +1,188 @@
+//! Every tunable number of the search, named and documented in one place,
+//! with the range an SPSA tune may move it in.
+//!
+//! Each parameter is read through a function of its name (`rfp_margin()`).
+//! In a normal build that function returns a constant, so the compiler
+//! sees the same numbers as before and it costs nothing. Built with the
+//! cargo feature `tune` (`cargo build --release --features tune`), every
+//! parameter becomes a UCI `spin` option and `castella spsa` prints the
+//! lines OpenBench's SPSA form takes (`name, int, default, min, max,
+//! c_end, r_end`), so a tune can run on OpenBench workers; the values then
+//! live in atomics, read with relaxed loads.
+//!
+//! Fractions are stored as integers (`lmr_base` 75 means 0.75).
+
+/// One tunable parameter: its name, value and SPSA range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spec {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    /// SPSA's final step (`c_end`), in the parameter's own units.
+    pub step: i32,
+}
+
+macro_rules! params {
+    ($($(#[doc = $doc:expr])* $name:ident = $default:literal, $min:literal ..= $max:literal, $step:literal;)*) => {
+        #[cfg(not(feature = "tune"))]
+        mod values {
+            $(
+                $(#[doc = $doc])*
+                #[inline(always)]
+                pub const fn $name() -> i32 {
+                    $default
+                }
+            )*
+        }
+
+        #[cfg(feature = "tune")]
+        mod values {
+            use std::sync::atomic::Ordering;
+            pub mod cells {
+                use std::sync::atomic::AtomicI32;
+                $(
+                    #[allow(non_upper_case_globals)]
+                    pub static $name: AtomicI32 = AtomicI32::new($default);
+                )*
+            }
+            $(
+                $(#[doc = $doc])*
+                #[inline(always)]
+                pub fn $name() -> i32 {
+                    cells::$name.load(Ordering::Relaxed)
+                }
+            )*
+            /// Sets the parameter `name` (exact spelling); false for an
+            /// unknown name.
+            pub fn set(name: &str, value: i32) -> bool {
+                match name {
+                    $(stringify!($name) => cells::$name.store(value, Ordering::Relaxed),)*
+                    _ => return false,
+                }
+                true
+            }
+        }
+
+        pub use values::*;
+
+        /// Every parameter, in declaration order.
+        pub const ALL: &[Spec] = &[
+            $(Spec { name: stringify!($name), default: $default, min: $min, max: $max, step: $step },)*
+        ];
+    };
+}
+
+params! {
+    /// Aspiration window: half-width of the first window around the last
+    /// score.
+    asp_delta = 20, 5..=60, 3;
+    /// Razoring: at depth ≤ 3 a node whose evaluation is below alpha by
+    /// `razor_base + razor_depth_sq · depth²` asks the capture search.
+    razor_base = 250, 50..=600, 25;
+    razor_depth_sq = 200, 50..=500, 20;
+    /// Reverse futility: at depth ≤ `rfp_depth`, an evaluation above beta
+    /// by `(rfp_margin − rfp_improving · improving) · depth` cuts.
+    rfp_depth = 8, 4..=14, 1;
+    rfp_margin = 80, 30..=160, 6;
+    rfp_improving = 30, 0..=80, 4;
+    /// Null move from depth `nmp_min_depth`, reduced by `nmp_base + depth /
+    /// nmp_depth_div + min((eval − beta) / nmp_eval_div, nmp_eval_max)`.
+    nmp_min_depth = 3, 2..=5, 1;
+    nmp_base = 3, 2..=5, 1;
+    nmp_depth_div = 4, 2..=8, 1;
+    nmp_eval_div = 200, 80..=400, 15;
+    nmp_eval_max = 3, 1..=6, 1;
+    /// ProbCut from depth `probcut_depth` at beta + `probcut_margin` −
+    /// `probcut_improving` · improving.
+    probcut_depth = 5, 3..=8, 1;
+    probcut_margin = 150, 60..=300, 12;
+    probcut_improving = 50, 0..=120, 6;
+    /// Internal iterative reduction from this depth.
+    iir_depth = 4, 2..=8, 1;
+    /// Singular extensions from depth `se_depth`, at the table's value
+    /// minus `se_margin` · depth; two plies when the search falls
+    /// `se_double_margin` below that, at most `se_double_max` times a line.
+    se_depth = 7, 4..=10, 1;
+    se_margin = 2, 1..=4, 1;
+    se_double_margin = 25, 5..=60, 4;
+    se_double_max = 6, 2..=12, 1;
+    /// Late-move pruning: at depth ≤ `lmp_depth`, after `(lmp_base +
+    /// depth²) / (2 − improving)` moves only checks are searched.
+    lmp_depth = 8, 4..=12, 1;
+    lmp_base = 3, 1..=8, 1;
+    /// Futility: a quiet move at reduced depth d ≤ `futility_depth` is
+    /// skipped when eval + `futility_base` + `futility_per_depth` · d ≤ alpha.
+    futility_depth = 8, 4..=12, 1;
+    futility_base = 100, 30..=250, 10;
+    futility_per_depth = 100, 40..=200, 8;
+    /// History pruning: at reduced depth < `hist_prune_depth` a quiet move
+    /// with history below −`hist_prune_margin` · (depth − 1) is skipped.
+    hist_prune_depth = 5, 2..=8, 1;
+    hist_prune_margin = 4000, 1000..=8000, 250;
+    /// SEE pruning: quiet moves at depth ≤ `see_quiet_depth` losing more
+    /// than `see_quiet_margin` · depth, bad captures at depth ≤
+    /// `see_capture_depth` losing more than `see_capture_margin` · depth.
+    see_quiet_depth = 8, 4..=12, 1;
+    see_quiet_margin = 50, 20..=120, 5;
+    see_capture_depth = 6, 3..=10, 1;
+    see_capture_margin = 100, 40..=200, 8;
+    /// Late-move reductions: `lmr_base / 100 + ln(depth) · ln(moves) /
+    /// (lmr_div / 100)`, one ply less per `lmr_hist_div` of history.
+    lmr_base = 75, 20..=150, 6;
+    lmr_div = 225, 150..=350, 10;
+    lmr_hist_div = 8000, 3000..=16000, 500;
+    /// After a reduced search beats alpha, the full-depth search goes a ply
+    /// deeper when it beat the best score by `deeper_base +
+    /// deeper_per_depth · depth`.
+    deeper_base = 60, 20..=120, 5;
+    deeper_per_depth = 10, 0..=30, 2;
+    /// Quiescence futility: a capture that cannot lift the stand-pat
+    /// score within this of alpha is skipped.
+    qs_futility = 200, 50..=400, 15;
+    /// Time: without `movestogo` the clock and the increments to come are
+    /// shared over `tm_horizon` moves; move 1 gets `tm_ramp_start` percent
+    /// of a share, growing to a full one over `tm_ramp_moves` moves.
+    tm_horizon = 30, 15..=50, 2;
+    tm_ramp_start = 40, 10..=100, 5;
+    tm_ramp_moves = 12, 1..=30, 2;
+    /// The soft limit scales by `(tm_unstable − tm_stable_step ·
+    /// min(stability, tm_stable_max)) / 100` while the best move changes,
+    /// and by `1 + min(score drop / tm_drop_div, tm_drop_max / 100)` when
+    /// the score falls.
+    tm_unstable = 160, 100..=250, 8;
+    tm_stable_step = 12, 0..=30, 2;
+    tm_stable_max = 5, 1..=10, 1;
+    tm_drop_div = 100, 40..=300, 10;
+    tm_drop_max = 60, 0..=150, 8;
+}
+
+/// OpenBench's SPSA input, one line per parameter.
+pub fn spsa_lines() -> String {
+    ALL.iter()
+        .map(|p| {
+            format!(
+                "{}, int, {}, {}, {}, {}, 0.002\n",
+                p.name, p.default, p.min, p.max, p.step
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_hold_their_defaults() {
+        for p in ALL {
+            assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
+            assert!(p.step > 0, "{}", p.name);
+        }
+        let mut names: Vec<&str> = ALL.iter().map(|p| p.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ALL.len(), "names are unique");
+        assert!(spsa_lines().starts_with("asp_delta, int, 20, 5, 60, 3, 0.002\n"));
+    }
+}
