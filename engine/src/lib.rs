@@ -25,7 +25,7 @@ pub use search::ThreadResult;
 
 use castella_eval::nnue::Network;
 use castella_movegen::{Move, Position};
-use search::{Control, Searcher};
+use search::{Control, Job, Searcher};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -239,17 +239,16 @@ impl Engine {
         let time = TimeManager::new(&limits, &pos, &self.options, start);
         let mut searchers = std::mem::take(&mut self.searchers);
         self.worker = Some(std::thread::spawn(move || {
-            let result = search_all(
-                &mut searchers,
-                &pos,
-                &history,
-                &limits,
+            let job = Job {
+                history: &history,
+                limits: &limits,
                 multipv,
-                &tt,
-                &control,
+                tt: &tt,
+                control: &control,
                 time,
-                Some(&report),
-            );
+                report: Some(&report),
+            };
+            let result = search_all(&mut searchers, &pos, job);
             report(Event::BestMove {
                 best: result.best,
                 ponder: result.ponder,
@@ -270,17 +269,16 @@ impl Engine {
         self.wait();
         let control = Arc::new(Control::new(self.searchers.len(), false));
         let time = TimeManager::new(limits, pos, &self.options, Instant::now());
-        let result = search_all(
-            &mut self.searchers,
-            pos,
+        let job = Job {
             history,
             limits,
-            self.options.multipv,
-            &self.tt,
-            &control,
+            multipv: self.options.multipv,
+            tt: &self.tt,
+            control: &control,
             time,
-            None,
-        );
+            report: None,
+        };
+        let result = search_all(&mut self.searchers, pos, job);
         (result, control.total_nodes())
     }
 
@@ -327,38 +325,23 @@ impl Drop for Engine {
 /// Runs every searcher on `pos` (thread 0 here, helpers on scoped threads),
 /// then waits, while pondering or in an infinite search, for `stop` or
 /// `ponderhit`, and returns the best thread's result.
-#[allow(clippy::too_many_arguments)]
-fn search_all(
-    searchers: &mut [Searcher],
-    pos: &Position,
-    history: &[u64],
-    limits: &Limits,
-    multipv: usize,
-    tt: &Arc<TranspositionTable>,
-    control: &Arc<Control>,
-    time: TimeManager,
-    report: Option<&Reporter>,
-) -> ThreadResult {
+fn search_all(searchers: &mut [Searcher], pos: &Position, job: Job) -> ThreadResult {
+    let (tt, control) = (job.tt, job.control);
     tt.new_search();
     let (main, helpers) = searchers.split_first_mut().expect("at least one searcher");
     let results: Vec<ThreadResult> = std::thread::scope(|s| {
         let handles: Vec<_> = helpers
             .iter_mut()
             .map(|h| {
-                let (tt, control) = (tt.clone(), control.clone());
-                s.spawn(move || h.run(pos, history, limits, 1, tt, control, time, None))
+                let helper = Job {
+                    multipv: 1,
+                    report: None,
+                    ..job
+                };
+                s.spawn(move || h.run(pos, helper))
             })
             .collect();
-        let main_result = main.run(
-            pos,
-            history,
-            limits,
-            multipv,
-            tt.clone(),
-            control.clone(),
-            time,
-            report,
-        );
+        let main_result = main.run(pos, job);
         // The GUI must not get a best move before it says stop or ponderhit.
         while control.pondering.load(Ordering::SeqCst) && !control.stop.load(Ordering::SeqCst) {
             std::thread::sleep(std::time::Duration::from_millis(1));
@@ -370,7 +353,7 @@ fn search_all(
     });
     // The deepest thread wins; at equal depth the better score.
     let mut best = results[0].clone();
-    if multipv == 1 {
+    if job.multipv == 1 {
         for r in &results[1..] {
             if !r.best.is_null()
                 && (r.depth > best.depth || (r.depth == best.depth && r.score > best.score))

@@ -1,0 +1,324 @@
+//! Iterative deepening at the root: aspiration windows, the root move
+//! loop, MultiPV, time checks between iterations, and the `info` lines.
+
+use super::{moved_key, Job, RootMove, Searcher, ThreadResult};
+use crate::value::*;
+use crate::{params, Bound, Event, Info, Reporter};
+use castella_movegen::{Move, Position};
+use std::sync::atomic::Ordering;
+
+impl Searcher {
+    /// Iterative deepening from `root`. Thread 0 reports progress and owns
+    /// the clock; helpers search the same tree and share the table.
+    pub fn run(&mut self, root: &Position, job: Job) -> ThreadResult {
+        let Job {
+            history,
+            limits,
+            multipv,
+            tt,
+            control,
+            time,
+            report,
+        } = job;
+        self.tt = Some(tt.clone());
+        self.control = Some(control.clone());
+        self.time = Some(time);
+        self.nodes = 0;
+        self.stopped = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.history.new_search();
+        // A tune may have moved the reduction parameters since the table
+        // was made.
+        #[cfg(feature = "tune")]
+        {
+            self.reductions = super::Reductions::new();
+        }
+        self.keys.clear();
+        self.keys.extend_from_slice(history);
+
+        // The searchmoves, or every legal move if none of them is legal.
+        let legal = root.legal_moves();
+        let allowed = |m: &Move| limits.searchmoves.contains(m);
+        let restrict = legal.iter().any(allowed);
+        let mut root_moves: Vec<RootMove> = legal
+            .iter()
+            .filter(|m| !restrict || allowed(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                seldepth: 0,
+                pv: vec![mv],
+            })
+            .collect();
+        let mut result = ThreadResult::default();
+        if root_moves.is_empty() {
+            result.score = if root.in_check() { -MATE } else { DRAW };
+            self.tt = None;
+            self.control = None;
+            return result;
+        }
+        result.best = root_moves[0].mv;
+        let multipv = multipv.clamp(1, root_moves.len());
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY as u32 - 4, |d| d.clamp(1, MAX_PLY as u32 - 4));
+
+        let mut stability = 0u32;
+        let mut last_best = Move::NULL;
+        let mut last_score = 0;
+        for depth in 1..=max_depth {
+            // Helpers skip some depths so the threads spread over the tree.
+            if self.id > 0
+                && depth > 1
+                && (depth + self.id as u32).is_multiple_of(3)
+                && self.id % 2 == 1
+            {
+                continue;
+            }
+            self.root_depth = depth as i32;
+            for rm in root_moves.iter_mut() {
+                rm.prev_score = rm.score;
+                rm.score = -INFINITE;
+            }
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                self.aspiration(root, &mut root_moves, pv_idx, depth as i32, report);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                // Keep what an unfinished iteration proved: a move that beat
+                // the previous best is better; otherwise keep the old order.
+                root_moves.sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.prev_score)));
+                if root_moves[0].score == -INFINITE {
+                    for rm in root_moves.iter_mut() {
+                        rm.score = rm.prev_score;
+                    }
+                }
+                break;
+            }
+            result.depth = depth;
+            if let Some(r) = report {
+                self.report_iteration(root, &root_moves, multipv, depth, r);
+            }
+
+            let best = &root_moves[0];
+            stability = if best.mv == last_best {
+                stability + 1
+            } else {
+                0
+            };
+            let score_drop = (last_score - best.score).max(0);
+            last_best = best.mv;
+            last_score = best.score;
+
+            if self.id == 0 {
+                if let Some(mate) = limits.mate {
+                    if best.score >= MATE_BOUND && (MATE - best.score + 1) / 2 <= mate as i32 {
+                        break;
+                    }
+                }
+                // A settled best move needs less time, a changing one or a
+                // falling score more.
+                let stable = stability.min(params::tm_stable_max() as u32) as f64;
+                let scale = (params::tm_unstable() as f64 / 100.0
+                    - params::tm_stable_step() as f64 / 100.0 * stable)
+                    * (1.0
+                        + (score_drop as f64 / params::tm_drop_div() as f64)
+                            .min(params::tm_drop_max() as f64 / 100.0));
+                let pondering = self.control().pondering.load(Ordering::Relaxed);
+                if !pondering && self.time.is_some_and(|t| t.soft_exceeded(scale)) {
+                    break;
+                }
+                if let Some(soft) = limits.soft_nodes {
+                    if self.control().total_nodes().max(self.nodes) >= soft {
+                        break;
+                    }
+                }
+            }
+        }
+        let best = &root_moves[0];
+        result.best = best.mv;
+        result.score = if best.score == -INFINITE {
+            best.prev_score
+        } else {
+            best.score
+        };
+        result.ponder = best.pv.get(1).copied();
+        if result.ponder.is_none() {
+            result.ponder = self.ponder_from_tt(root, best.mv);
+        }
+        self.control().nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        // Let go of the shared table so the engine can clear or resize it
+        // in place.
+        self.tt = None;
+        self.control = None;
+        result
+    }
+
+    fn ponder_from_tt(&self, root: &Position, best: Move) -> Option<Move> {
+        let child = root.play(best);
+        let mv = self.tt().probe(child.key())?.mv;
+        child.is_legal(mv).then_some(mv)
+    }
+
+    fn aspiration(
+        &mut self,
+        root: &Position,
+        root_moves: &mut [RootMove],
+        pv_idx: usize,
+        depth: i32,
+        report: Option<&Reporter>,
+    ) {
+        let prev = root_moves[pv_idx].prev_score;
+        let mut delta = params::asp_delta();
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.root_search(root, root_moves, pv_idx, alpha, beta, depth);
+            if self.stopped {
+                return;
+            }
+            root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            let bound = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                Bound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+                Bound::Lower
+            } else {
+                return;
+            };
+            if let Some(r) = report {
+                if self.time.is_some_and(|t| t.elapsed_ms() > 2000) {
+                    let info = self.info(root, &root_moves[pv_idx], pv_idx, depth as u32, bound);
+                    r(Event::Info(info));
+                }
+            }
+            delta += delta / 2;
+        }
+    }
+
+    fn root_search(
+        &mut self,
+        root: &Position,
+        root_moves: &mut [RootMove],
+        pv_idx: usize,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+    ) -> i32 {
+        let mut best = -INFINITE;
+        self.nodes += 1;
+        self.keys.push(root.key());
+        self.nnue.new_root();
+        self.evals[0] = if root.in_check() {
+            -INFINITE
+        } else {
+            let raw = self.static_eval(root, 0);
+            self.corrected(root, raw)
+        };
+        #[allow(clippy::needless_range_loop)]
+        for i in pv_idx..root_moves.len() {
+            let mv = root_moves[i].mv;
+            let child = self.play(root, mv, 0);
+            self.played[0] = mv;
+            self.moved[0] = Some(moved_key(root, mv));
+            let ext = child.in_check() as i32;
+            let new_depth = depth - 1 + ext;
+            let score = if i == pv_idx {
+                -self.search(&child, -beta, -alpha, new_depth, 1, false)
+            } else {
+                let r = if depth >= 3 && !root.is_noisy(mv) && !child.in_check() {
+                    (self.reductions.get(depth, i - pv_idx) - 1).clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.search(&child, -beta, -alpha, new_depth, 1, false);
+                }
+                s
+            };
+            if self.stopped {
+                break;
+            }
+            let rm = &mut root_moves[i];
+            if i == pv_idx || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth as u32;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+        best
+    }
+
+    fn info(
+        &self,
+        root: &Position,
+        rm: &RootMove,
+        pv_idx: usize,
+        depth: u32,
+        bound: Bound,
+    ) -> Info {
+        let _ = root;
+        let control = self.control();
+        let elapsed = self.time.map_or(0, |t| t.elapsed_ms());
+        let nodes = control.total_nodes().max(self.nodes);
+        let score = if rm.score == -INFINITE {
+            rm.prev_score
+        } else {
+            rm.score
+        };
+        Info {
+            depth,
+            seldepth: rm.seldepth.max(depth),
+            multipv: pv_idx + 1,
+            score: to_uci(score),
+            bound,
+            wdl: wdl(score),
+            nodes,
+            nps: nodes * 1000 / elapsed.max(1),
+            hashfull: self.tt().hashfull(),
+            time_ms: elapsed,
+            pv: rm.pv.clone(),
+        }
+    }
+
+    fn report_iteration(
+        &self,
+        root: &Position,
+        root_moves: &[RootMove],
+        multipv: usize,
+        depth: u32,
+        report: &Reporter,
+    ) {
+        self.control().nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        for (i, rm) in root_moves.iter().take(multipv).enumerate() {
+            report(Event::Info(self.info(root, rm, i, depth, Bound::Exact)));
+        }
+    }
+}

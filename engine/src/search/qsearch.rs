@@ -1,0 +1,118 @@
+//! The quiescence search: captures and promotions (every evasion in
+//! check) until the position is quiet.
+
+use super::{table_adjusted, Searcher};
+use crate::draw::is_insufficient_material;
+use crate::features::Disabled;
+use crate::movepick::{is_bad_capture, MovePicker};
+use crate::params;
+use crate::tt::{Bound as TtBound, Entry as TtEntry};
+use crate::value::*;
+use castella_eval::PIECE_VALUES;
+use castella_movegen::{Move, Position};
+
+impl Searcher {
+    /// Captures and promotions until the position is quiet (all evasions
+    /// when in check), with stand-pat.
+    pub(super) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        self.pv_len[ply] = ply;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if pos.halfmove_clock() >= 100 || is_insufficient_material(pos) {
+            return DRAW;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                DRAW
+            } else {
+                self.static_eval(pos, ply)
+            };
+        }
+        let key = pos.key();
+        let entry = self.tt().probe(key);
+        let tt_pv = self.on_pv(beta - alpha > 1, entry);
+        if let Some(e) = entry {
+            let v = from_tt(e.value, ply);
+            let usable = match e.bound {
+                TtBound::Exact => true,
+                TtBound::Lower => v >= beta,
+                TtBound::Upper => v <= alpha,
+            };
+            if usable && beta - alpha == 1 {
+                return v;
+            }
+        }
+        let (raw_eval, stand_pat) = if in_check {
+            (0, -INFINITE)
+        } else {
+            let raw = entry.map_or_else(|| self.static_eval(pos, ply), |e| e.eval);
+            let corrected = self.corrected(pos, raw);
+            if self.off.contains(Disabled::QS_TT_EVAL) {
+                (raw, corrected)
+            } else {
+                (raw, table_adjusted(entry, corrected, ply))
+            }
+        };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+        let mut best_move = Move::NULL;
+        let tt_move = entry.map_or(Move::NULL, |e| e.mv);
+        let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, Move::NULL, true);
+        let mut legal_moves = 0usize;
+        while let Some((mv, order)) = picker.next(pos, &self.history, &[None, None]) {
+            legal_moves += 1;
+            if !in_check {
+                if is_bad_capture(order) {
+                    break; // the rest lose material too
+                }
+                let gain = pos.captured(mv).map_or(0, |p| PIECE_VALUES[p.index()]);
+                if !mv.is_promotion() && stand_pat + gain + params::qs_futility() <= alpha {
+                    continue;
+                }
+            }
+            let child = self.play(pos, mv, ply);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = mv;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && legal_moves == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else {
+            TtBound::Upper
+        };
+        self.tt().store(
+            key,
+            TtEntry {
+                mv: best_move,
+                value: to_tt(best, ply),
+                eval: raw_eval,
+                depth: 0,
+                bound,
+                pv: tt_pv,
+            },
+        );
+        best
+    }
+}

@@ -1,0 +1,67 @@
+//! What the threads of one search share, and what a search returns.
+
+use crate::time::TimeManager;
+use crate::tt::TranspositionTable;
+use crate::{Limits, Reporter};
+use castella_movegen::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// What one search gives each of its threads: the game's earlier
+/// positions, the limits, the shared table and control, the clock, and,
+/// for the main thread, where to report.
+#[derive(Clone, Copy)]
+pub struct Job<'a> {
+    /// Keys of the game's earlier positions, oldest first.
+    pub history: &'a [u64],
+    pub limits: &'a Limits,
+    /// Principal variations to search and report (helpers search one).
+    pub multipv: usize,
+    pub tt: &'a Arc<TranspositionTable>,
+    pub control: &'a Arc<Control>,
+    pub time: TimeManager,
+    pub report: Option<&'a Reporter>,
+}
+
+/// State shared by the threads of one search.
+pub struct Control {
+    pub stop: AtomicBool,
+    /// Set while pondering: the clock does not run and the search waits for
+    /// `ponderhit` or `stop` before it reports a best move.
+    pub pondering: AtomicBool,
+    /// Nodes per thread, updated every few thousand nodes.
+    pub nodes: Vec<AtomicU64>,
+}
+
+impl Control {
+    pub fn new(threads: usize, pondering: bool) -> Control {
+        Control {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// A root move with its latest score and principal variation.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub seldepth: u32,
+    pub pv: Vec<Move>,
+}
+
+/// What a finished search found.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadResult {
+    pub best: Move,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+}
