@@ -1,7 +1,7 @@
 //! `castella rank960`: evaluates Chess960 start positions with a fresh
 //! search each and ranks them by score.
 
-use castella_engine::value::{to_uci, wdl, MATE_BOUND};
+use castella_engine::value::{to_uci, MATE_BOUND};
 use castella_engine::{Engine, Limits, Options, Score};
 use castella_movegen::{chess960, Color, Position};
 use rayon::prelude::*;
@@ -37,8 +37,11 @@ struct Config {
 struct Row {
     index: Option<u16>,
     pos: Position,
-    /// Centipawns from White's view (mates as +-(30000 - plies)).
+    /// Normalised centipawns from White's view (`value::normalize`;
+    /// mates as +-(31000 - plies)).
     score: i32,
+    /// White's win/draw/loss per mille.
+    wdl: (u32, u32, u32),
     best_uci: String,
     best_san: String,
     depth: u32,
@@ -227,15 +230,19 @@ fn evaluate_one(config: &Config, index: Option<u16>, pos: &Position) -> Row {
     let options = Options::fixed(config.hash_mb, config.threads);
     let mut engine = Engine::silent(options).expect("the table size was checked in parse");
     let (result, nodes) = engine.search_sync(pos, &[], &config.limits);
-    let score = if pos.side_to_move() == Color::White {
+    let raw = if pos.side_to_move() == Color::White {
         result.score
     } else {
         -result.score
     };
+    let material = castella_engine::value::wdl_material(pos);
+    let score = castella_engine::value::normalize(raw, material);
+    let wdl = castella_engine::value::wdl(raw, material);
     Row {
         index,
         pos: *pos,
         score,
+        wdl,
         best_uci: pos.move_to_uci(result.best, true),
         best_san: pos.move_to_san(result.best),
         depth: result.depth,
@@ -307,7 +314,7 @@ fn pairs(rows: &[Row]) -> Vec<(u16, i32, u16, i32)> {
 fn csv(rows: &[Row], with_pairs: bool) -> String {
     let mut s = String::from("rank,index,fen,score_cp,win,draw,loss,bestmove,san,depth,nodes\n");
     for (i, r) in rows.iter().enumerate() {
-        let (w, d, l) = wdl(r.score);
+        let (w, d, l) = r.wdl;
         s.push_str(&format!(
             "{},{},{},{},{w},{d},{l},{},{},{},{}\n",
             i + 1,
@@ -332,7 +339,7 @@ fn csv(rows: &[Row], with_pairs: bool) -> String {
 fn json(rows: &[Row], with_pairs: bool) -> String {
     let mut s = String::from("{\n  \"positions\": [\n");
     for (i, r) in rows.iter().enumerate() {
-        let (w, d, l) = wdl(r.score);
+        let (w, d, l) = r.wdl;
         s.push_str(&format!(
             "    {{\"rank\": {}, \"index\": {}, \"fen\": \"{}\", \"score_cp\": {}, \"mate\": {}, \"wdl\": [{w}, {d}, {l}], \"bestmove\": \"{}\", \"san\": \"{}\", \"depth\": {}, \"nodes\": {}}}{}\n",
             i + 1,

@@ -6,6 +6,7 @@
 //! data merge OUT FILE...                 one file with every game
 //! data shuffle [--seed S] OUT FILE...    the same, games in random order
 //! data dump [--epd] [FILTER] FILE...     scored positions as text, stdout
+//! data wdl [FILTER] FILE...              fit the engine's win-rate model
 //! ```
 //!
 //! `dump` writes `FEN | result | score` per position (White's result 1,
@@ -27,7 +28,8 @@ use std::io::Write;
 use std::path::Path;
 
 const USAGE: &str = "usage: data count FILE... | data stats [FILTER] FILE... | \
-data merge OUT FILE... | data shuffle [--seed S] OUT FILE... | data dump [--epd] [FILTER] FILE...
+data merge OUT FILE... | data shuffle [--seed S] OUT FILE... | data dump [--epd] [FILTER] FILE... | \
+data wdl [FILTER] FILE...
 FILTER: --filter | --skip-plies N | --max-score N | --keep-noisy | --keep-check";
 
 /// Options and file names of one command line.
@@ -249,12 +251,126 @@ fn dump(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// Fits the win-rate model of `castella_engine::value` to the games:
+/// `P(win) = σ((v − a) / b)`, `P(loss) = σ((−v − a) / b)`, with `a` and
+/// `b` quadratic in the material `m / 58` (pawns 1, minors 3, rooks 5,
+/// queens 9, clamped to 17..78, as Stockfish's model counts it), by
+/// maximum likelihood (Adam on the exact gradient). Prints the
+/// coefficients as the engine's source writes them.
+fn wdl_fit(args: &Args) -> Result<(), String> {
+    use castella_engine::value::wdl_material;
+    // (score for the side to move, material, outcome: 1 win, 0 draw, -1 loss)
+    let mut points: Vec<(f64, f64, i8)> = Vec::new();
+    for (_, games) in load(&args.files)? {
+        for g in &games {
+            let white = g.outcome.white_score();
+            g.for_each_position(|s| {
+                if !args.filter.accepts(&s) || s.score.abs() > 4000 {
+                    return;
+                }
+                let stm_white = s.pos.side_to_move() == Color::White;
+                let r = if stm_white { white } else { 1.0 - white };
+                let o = if r > 0.75 {
+                    1
+                } else if r < 0.25 {
+                    -1
+                } else {
+                    0
+                };
+                points.push((s.score as f64, wdl_material(&s.pos) as f64 / 58.0, o));
+            })?;
+        }
+    }
+    if points.len() < 1000 {
+        return Err(format!("too few positions to fit ({})", points.len()));
+    }
+    // Positions with the same score (to 4 cp), material and outcome are
+    // counted together: a few tens of thousands of weighted points.
+    let total = points.len();
+    let mut bins: std::collections::HashMap<(i32, i32, i8), f64> = Default::default();
+    for &(s, x, o) in &points {
+        *bins
+            .entry(((s / 4.0).round() as i32, (x * 58.0).round() as i32, o))
+            .or_default() += 1.0;
+    }
+    let points: Vec<(f64, f64, i8, f64)> = bins
+        .into_iter()
+        .map(|((s, m, o), n)| (s as f64 * 4.0, m as f64 / 58.0, o, n))
+        .collect();
+    // θ = (a0, a1, a2, b0, b1, b2): a = a0 + a1·x + a2·x², b likewise.
+    let mut t = [150.0, 0.0, 0.0, 60.0, 0.0, 0.0];
+    let (mut m, mut v) = ([0.0f64; 6], [0.0f64; 6]);
+    let sig = |z: f64| 1.0 / (1.0 + (-z).exp());
+    let mut last = 0.0;
+    for step in 1..=20_000 {
+        let mut grad = [0.0f64; 6];
+        let mut ll = 0.0;
+        for &(s, x, o, weight) in &points {
+            let a = t[0] + t[1] * x + t[2] * x * x;
+            let b = (t[3] + t[4] * x + t[5] * x * x).max(1.0);
+            let (w, l) = (sig((s - a) / b), sig((-s - a) / b));
+            // d/da and d/db of P(win) and P(loss).
+            let (dwa, dwb) = (-w * (1.0 - w) / b, -w * (1.0 - w) * (s - a) / (b * b));
+            let (dla, dlb) = (-l * (1.0 - l) / b, -l * (1.0 - l) * (-s - a) / (b * b));
+            let (p, da, db) = match o {
+                1 => (w, dwa, dwb),
+                -1 => (l, dla, dlb),
+                _ => (1.0 - w - l, -dwa - dla, -dwb - dlb),
+            };
+            let p = p.max(1e-12);
+            ll += weight * p.ln();
+            let powers = [1.0, x, x * x];
+            for k in 0..3 {
+                grad[k] += weight * da / p * powers[k];
+                grad[3 + k] += weight * db / p * powers[k];
+            }
+        }
+        let n = total as f64;
+        for k in 0..6 {
+            // Ascent on the mean log-likelihood; steps of about 0.5 units.
+            let g = grad[k] / n;
+            m[k] = 0.9 * m[k] + 0.1 * g;
+            v[k] = 0.999 * v[k] + 0.001 * g * g;
+            let mh = m[k] / (1.0 - 0.9f64.powi(step));
+            let vh = v[k] / (1.0 - 0.999f64.powi(step));
+            t[k] += 1.0 * mh / (vh.sqrt() + 1e-12);
+        }
+        ll /= n;
+        if step % 1000 == 0 {
+            eprintln!("step {step}: mean log-likelihood {ll:.6}");
+            if (ll - last).abs() < 1e-7 {
+                break;
+            }
+            last = ll;
+        }
+    }
+    println!("{total} positions");
+    println!(
+        "pub const WDL_A: [f64; 3] = [{:.3}, {:.3}, {:.3}];",
+        t[0], t[1], t[2]
+    );
+    println!(
+        "pub const WDL_B: [f64; 3] = [{:.3}, {:.3}, {:.3}];",
+        t[3], t[4], t[5]
+    );
+    for m in [20, 30, 40, 50, 58, 70, 78] {
+        let x = m as f64 / 58.0;
+        println!(
+            "material {m:>2}: 50% wins at {:>4.0} cp, b {:>4.0}",
+            t[0] + t[1] * x + t[2] * x * x,
+            t[3] + t[4] * x + t[5] * x * x
+        );
+    }
+    Ok(())
+}
+
 fn run(argv: &[String]) -> Result<(), String> {
     let (command, rest) = argv.split_first().ok_or(USAGE)?;
     match command.as_str() {
         "count" => count(&parse(rest)?.files),
         "stats" => stats(&parse(rest)?),
         "dump" => dump(&parse(rest)?),
+        "wdl" => wdl_fit(&parse(rest)?),
         "merge" | "shuffle" => {
             let a = parse(rest)?;
             let (out, sources) = a.files.split_first().ok_or(USAGE)?;
