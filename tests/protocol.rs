@@ -26,7 +26,7 @@ const PROMPT: Duration = Duration::from_secs(1);
 
 const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-const REQUIRED_OPTIONS: [&str; 11] = [
+const REQUIRED_OPTIONS: [&str; 15] = [
     "option name Hash type spin default 16 min 1 max 33554432",
     "option name Threads type spin default 1 min 1 max 1024",
     "option name MultiPV type spin default 1 min 1 max 256",
@@ -38,6 +38,10 @@ const REQUIRED_OPTIONS: [&str; 11] = [
     "option name EvalFile type string default <embedded>",
     "option name UCI_AnalyseMode type check default false",
     "option name UCI_Opponent type string default <empty>",
+    "option name SyzygyPath type string default <empty>",
+    "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+    "option name Syzygy50MoveRule type check default true",
+    "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
 ];
 
 /// A running engine with piped stdin/stdout.
@@ -302,7 +306,8 @@ fn check_search_output(pos: &Position, infos: &[String], best: &str, chess960: b
 }
 
 /// An `info` line: either `info string ...`, or the fields in the order
-/// depth seldepth multipv score [bound] [wdl] nodes nps hashfull time [pv].
+/// depth seldepth multipv score [bound] [wdl] nodes nps [tbhits] hashfull
+/// time [pv].
 fn check_info(pos: &Position, line: &str, chess960: bool, wdl: bool) {
     if line.starts_with("info string ") {
         return;
@@ -338,6 +343,10 @@ fn check_info(pos: &Position, line: &str, chess960: bool, wdl: bool) {
         assert!(!t.contains(&"wdl"), "wdl without UCI_ShowWDL: {line}");
     }
     for key in ["nodes", "nps", "hashfull", "time"] {
+        if key == "hashfull" && t.get(i) == Some(&"tbhits") {
+            assert!(num(i + 1) > 0, "{line}");
+            i += 2;
+        }
         word(i, key);
         num(i + 1);
         i += 2;
@@ -936,6 +945,40 @@ fn evalfile_good_malformed_and_missing() {
     assert_eq!(final_eval(&mut e), before);
     e.assert_alive(&play(&Position::startpos(), &["e2e4"]), false);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// SyzygyPath: a missing directory is reported and the engine plays on;
+/// with the shared tables a won ending is reported as a tablebase win and
+/// `tbhits` appears. Skipped (with a message) without ../shared/syzygy.
+#[test]
+fn syzygy_path_good_and_bad() {
+    let mut e = Engine::start();
+    e.send("setoption name SyzygyPath value /nonexistent/tables");
+    let line = e.expect("info string SyzygyPath /nonexistent/tables", TIMEOUT);
+    assert!(line.contains("No such file"), "{line}");
+    e.expect("info string Syzygy: no usable tables", TIMEOUT);
+    e.assert_alive(&Position::startpos(), false);
+
+    let shared = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/syzygy");
+    if !std::path::Path::new(shared).is_dir() {
+        eprintln!("skipped the tables part: no Syzygy tables at {shared}");
+        return;
+    }
+    e.send(&format!("setoption name SyzygyPath value {shared}"));
+    e.expect("info string Syzygy:", TIMEOUT);
+    let krk = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+    e.send(&format!("position fen {krk}"));
+    let (infos, best) = e.go("go depth 8");
+    check_search_output(&fen(krk), &infos, &best, false, false);
+    let last = infos.last().unwrap();
+    assert!(
+        last.contains("score cp 20000") && last.contains(" tbhits "),
+        "{last}"
+    );
+    e.send("setoption name SyzygyPath value <empty>");
+    e.send(&format!("position fen {krk}"));
+    let (infos, _) = e.go("go depth 8");
+    assert!(!infos.last().unwrap().contains("tbhits"), "{infos:?}");
 }
 
 #[test]

@@ -16,6 +16,7 @@ mod movepick;
 pub mod params;
 mod search;
 pub mod see;
+pub mod tablebase;
 mod time;
 pub mod tt;
 pub mod value;
@@ -64,6 +65,8 @@ pub struct Info {
     pub nps: u64,
     /// Per mille of the transposition table in use.
     pub hashfull: u32,
+    /// Tablebase probes that gave an answer.
+    pub tbhits: u64,
     pub time_ms: u64,
     pub pv: Vec<Move>,
 }
@@ -94,6 +97,8 @@ pub struct Options {
     /// UCI `Ponder`: the GUI may let us think on the opponent's time, so
     /// each move may take a little longer.
     pub ponder: bool,
+    /// How the search uses Syzygy tables, when some are loaded.
+    pub syzygy: tablebase::ProbeOptions,
 }
 
 impl Options {
@@ -106,6 +111,7 @@ impl Options {
             multipv: 1,
             move_overhead_ms: 0,
             ponder: false,
+            syzygy: tablebase::ProbeOptions::default(),
         }
     }
 }
@@ -118,6 +124,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead_ms: 10,
             ponder: false,
+            syzygy: tablebase::ProbeOptions::default(),
         }
     }
 }
@@ -131,6 +138,7 @@ pub struct Engine {
     control: Arc<Control>,
     worker: Option<JoinHandle<Vec<Searcher>>>,
     network: Arc<Network>,
+    tablebases: Option<Arc<tablebase::Tablebases>>,
 }
 
 impl Engine {
@@ -144,6 +152,7 @@ impl Engine {
             report,
             worker: None,
             network: castella_eval::embedded_network(),
+            tablebases: None,
         }
     }
 
@@ -202,6 +211,13 @@ impl Engine {
         self.network = net;
     }
 
+    /// Searches with these Syzygy tables from the next search on (none:
+    /// without); waits for a running search to end first.
+    pub fn set_tablebases(&mut self, tables: Option<tablebase::Tablebases>) {
+        self.wait();
+        self.tablebases = tables.map(Arc::new);
+    }
+
     /// Empties the transposition table and the history (waits for the
     /// search); for `ucinewgame`.
     pub fn clear(&mut self) {
@@ -236,6 +252,7 @@ impl Engine {
         let tt = self.tt.clone();
         let report = self.report.clone();
         let multipv = self.options.multipv;
+        let (tablebases, syzygy) = (self.tablebases.clone(), self.options.syzygy);
         let time = TimeManager::new(&limits, &pos, &self.options, start);
         let mut searchers = std::mem::take(&mut self.searchers);
         self.worker = Some(std::thread::spawn(move || {
@@ -247,6 +264,8 @@ impl Engine {
                 control: &control,
                 time,
                 report: Some(&report),
+                tablebases: tablebases.as_ref(),
+                syzygy,
             };
             let result = search_all(&mut searchers, &pos, job);
             report(Event::BestMove {
@@ -277,6 +296,8 @@ impl Engine {
             control: &control,
             time,
             report: None,
+            tablebases: self.tablebases.as_ref(),
+            syzygy: self.options.syzygy,
         };
         let result = search_all(&mut self.searchers, pos, job);
         (result, control.total_nodes())

@@ -78,9 +78,10 @@ fn wdl_params(material: i32) -> (f64, f64) {
 /// A search value in the centipawns UCI reports, normalised as Stockfish
 /// does since 15.1: +100 means the side to move wins about half its games
 /// from here (in Castella's fast self-play), whatever the material. Mate
-/// scores pass unchanged.
+/// scores and tablebase wins pass unchanged.
 pub fn normalize(v: i32, material: i32) -> i32 {
-    if is_mate(v) {
+    // Mates and tablebase wins keep their values.
+    if v.abs() >= crate::tablebase::TB_WIN_BOUND {
         return v;
     }
     let (a, _) = wdl_params(material);
@@ -90,10 +91,11 @@ pub fn normalize(v: i32, material: i32) -> i32 {
 /// Win/draw/loss per mille for a search value (not normalised) at
 /// `material`, from the model.
 pub fn wdl(v: i32, material: i32) -> (u32, u32, u32) {
-    if v >= MATE_BOUND {
+    // Mates and tablebase wins are certain.
+    if v >= crate::tablebase::TB_WIN_BOUND {
         return (1000, 0, 0);
     }
-    if v <= -MATE_BOUND {
+    if v <= -crate::tablebase::TB_WIN_BOUND {
         return (0, 0, 1000);
     }
     let (a, b) = wdl_params(material);

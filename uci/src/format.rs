@@ -41,11 +41,11 @@ pub fn info_line(info: &Info, root: &Position, chess960: bool, show_wdl: bool) -
         let (w, d, l) = info.wdl;
         let _ = write!(s, " wdl {w} {d} {l}");
     }
-    let _ = write!(
-        s,
-        " nodes {} nps {} hashfull {} time {}",
-        info.nodes, info.nps, info.hashfull, info.time_ms
-    );
+    let _ = write!(s, " nodes {} nps {}", info.nodes, info.nps);
+    if info.tbhits > 0 {
+        let _ = write!(s, " tbhits {}", info.tbhits);
+    }
+    let _ = write!(s, " hashfull {} time {}", info.hashfull, info.time_ms);
     let pv = pv_text(root, &info.pv, chess960);
     if !pv.is_empty() {
         s.push_str(" pv ");
@@ -150,6 +150,7 @@ mod tests {
             nodes: 1234,
             nps: 100000,
             hashfull: 3,
+            tbhits: 0,
             time_ms: 12,
             pv,
         }
@@ -178,6 +179,8 @@ mod tests {
         );
         i.bound = Bound::Upper;
         assert!(info_line(&i, &root, false, false).contains("score mate -3 upperbound nodes"));
+        i.tbhits = 17;
+        assert!(info_line(&i, &root, false, false).contains(" nps 100000 tbhits 17 hashfull 3 "));
     }
 
     #[test]

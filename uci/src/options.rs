@@ -16,6 +16,10 @@ pub enum Id {
     EvalFile,
     AnalyseMode,
     Opponent,
+    SyzygyPath,
+    SyzygyProbeDepth,
+    Syzygy50MoveRule,
+    SyzygyProbeLimit,
 }
 
 impl Id {
@@ -67,7 +71,7 @@ pub enum Value {
 }
 
 /// Every option, in the order `uci` lists them.
-pub const TABLE: [Spec; 11] = [
+pub const TABLE: [Spec; 15] = [
     Spec {
         id: Id::Hash,
         name: "Hash",
@@ -138,6 +142,34 @@ pub const TABLE: [Spec; 11] = [
         id: Id::Opponent,
         name: "UCI_Opponent",
         kind: Kind::Text { default: EMPTY },
+    },
+    Spec {
+        id: Id::SyzygyPath,
+        name: "SyzygyPath",
+        kind: Kind::Text { default: EMPTY },
+    },
+    Spec {
+        id: Id::SyzygyProbeDepth,
+        name: "SyzygyProbeDepth",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    },
+    Spec {
+        id: Id::Syzygy50MoveRule,
+        name: "Syzygy50MoveRule",
+        kind: Kind::Check { default: true },
+    },
+    Spec {
+        id: Id::SyzygyProbeLimit,
+        name: "SyzygyProbeLimit",
+        kind: Kind::Spin {
+            default: 7,
+            min: 0,
+            max: 7,
+        },
     },
 ];
 
@@ -249,6 +281,10 @@ mod tests {
                 "option name EvalFile type string default <embedded>",
                 "option name UCI_AnalyseMode type check default false",
                 "option name UCI_Opponent type string default <empty>",
+                "option name SyzygyPath type string default <empty>",
+                "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+                "option name Syzygy50MoveRule type check default true",
+                "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
             ]
         );
     }

@@ -295,6 +295,12 @@ impl Uci {
             (Id::Chess960, Value::Bool(b)) => self.chess960 = b,
             (Id::ShowWdl, Value::Bool(b)) => self.show_wdl = b,
             (Id::EvalFile, Value::Text(path)) => self.load_network(&path),
+            (Id::SyzygyPath, Value::Text(paths)) => self.load_tablebases(&paths),
+            (Id::SyzygyProbeDepth, Value::Int(n)) => self.set_engine(|o| o.syzygy.depth = n as i32),
+            (Id::Syzygy50MoveRule, Value::Bool(b)) => self.set_engine(|o| o.syzygy.rule50 = b),
+            (Id::SyzygyProbeLimit, Value::Int(n)) => {
+                self.set_engine(|o| o.syzygy.limit = n as usize)
+            }
             _ => {}
         }
     }
@@ -320,6 +326,29 @@ impl Uci {
                 "EvalFile {path}: {e}; keeping the current network"
             )),
         }
+    }
+
+    /// Opens the Syzygy tables in `paths` (`<empty>`: none) and says what
+    /// it found in each directory; without usable files the search goes on
+    /// without tables.
+    fn load_tablebases(&mut self, paths: &str) {
+        if paths == options::EMPTY {
+            self.engine.set_tablebases(None);
+            return;
+        }
+        let (tables, news) = castella_engine::tablebase::Tablebases::open(paths);
+        for line in news {
+            info_string(&line);
+        }
+        match &tables {
+            Some(t) => info_string(&format!(
+                "Syzygy: {} files, up to {} pieces",
+                t.files(),
+                t.max_pieces()
+            )),
+            None => info_string("Syzygy: no usable tables; searching without"),
+        }
+        self.engine.set_tablebases(tables);
     }
 
     /// Changes the engine's options (only when they differ: a new Hash size

@@ -19,7 +19,13 @@ impl Searcher {
             control,
             time,
             report,
+            tablebases,
+            syzygy,
         } = job;
+        self.tb = tablebases.cloned();
+        self.tb_root = None;
+        self.tb_options = syzygy;
+        self.tb_pieces = tablebases.map_or(0, |t| t.max_pieces().min(syzygy.limit));
         self.tt = Some(tt.clone());
         self.control = Some(control.clone());
         self.time = Some(time);
@@ -51,6 +57,22 @@ impl Searcher {
                 pv: vec![mv],
             })
             .collect();
+        // In the tables: search only the moves that keep the best outcome
+        // (and, winning, reach the next capture or pawn move soonest).
+        // Every thread, so that whichever thread's move is played keeps it.
+        if root.occupied().count() as usize <= self.tb_pieces {
+            let ranked = self
+                .tb
+                .as_deref()
+                .and_then(|tb| tb.rank_root(root, self.tb_options.rule50));
+            if let Some((keep, outcome)) = ranked {
+                self.tbhits += (self.id == 0) as u64;
+                self.tb_root = Some(outcome.value(0, self.tb_options.rule50));
+                if root_moves.iter().any(|rm| keep.contains(&rm.mv)) {
+                    root_moves.retain(|rm| keep.contains(&rm.mv));
+                }
+            }
+        }
         let mut result = ThreadResult::default();
         if root_moves.is_empty() {
             result.score = if root.in_check() { -MATE } else { DRAW };
@@ -153,8 +175,10 @@ impl Searcher {
         self.control().nodes[self.id].store(self.nodes, Ordering::Relaxed);
         // Let go of the shared table so the engine can clear or resize it
         // in place.
+        self.publish_tbhits();
         self.tt = None;
         self.control = None;
+        self.tb = None;
         result
     }
 
@@ -284,15 +308,14 @@ impl Searcher {
         depth: u32,
         bound: Bound,
     ) -> Info {
-        let _ = root;
         let control = self.control();
         let elapsed = self.time.map_or(0, |t| t.elapsed_ms());
         let nodes = control.total_nodes().max(self.nodes);
-        let score = if rm.score == -INFINITE {
+        let score = self.shown(if rm.score == -INFINITE {
             rm.prev_score
         } else {
             rm.score
-        };
+        });
         Info {
             depth,
             seldepth: rm.seldepth.max(depth),
@@ -303,8 +326,18 @@ impl Searcher {
             nodes,
             nps: nodes * 1000 / elapsed.max(1),
             hashfull: self.tt().hashfull(),
+            tbhits: control.tbhits.load(Ordering::Relaxed) + self.tbhits,
             time_ms: elapsed,
             pv: rm.pv.clone(),
+        }
+    }
+
+    /// The value to report: the tables' verdict at a root they cover,
+    /// unless the search found a mate.
+    fn shown(&self, score: i32) -> i32 {
+        match self.tb_root {
+            Some(v) if !is_mate(score) => v,
+            _ => score,
         }
     }
 

@@ -18,6 +18,7 @@ use crate::correction::Correction;
 use crate::features::Disabled;
 use crate::history::{piece12, Context, History};
 use crate::params;
+use crate::tablebase::{ProbeOptions, Tablebases};
 use crate::time::TimeManager;
 use crate::tt::{Bound as TtBound, Entry as TtEntry, TranspositionTable};
 use crate::value::*;
@@ -96,6 +97,8 @@ pub struct Searcher {
     /// The network's hidden sums along the current line.
     nnue: Accumulators,
     nodes: u64,
+    /// Tablebase probes that answered since the last report to Control.
+    tbhits: u64,
     seldepth: usize,
     root_depth: i32,
     /// Features turned off for an ablation test (all on normally).
@@ -103,6 +106,13 @@ pub struct Searcher {
     // Per search:
     tt: Option<Arc<TranspositionTable>>,
     control: Option<Arc<Control>>,
+    /// Syzygy tables for this search, and how to probe them: `tb_pieces`
+    /// is the most pieces a probe may see (0: none).
+    tb: Option<Arc<Tablebases>>,
+    tb_options: ProbeOptions,
+    tb_pieces: usize,
+    /// The tables' value of the root, when they cover it.
+    tb_root: Option<i32>,
     node_limit: u64,
     time: Option<TimeManager>,
     stopped: bool,
@@ -126,11 +136,16 @@ impl Searcher {
             pawns: PawnTable::new(),
             nnue: Accumulators::default(),
             nodes: 0,
+            tbhits: 0,
             seldepth: 0,
             root_depth: 0,
             off: Disabled::from_env().0,
             tt: None,
             control: None,
+            tb: None,
+            tb_options: ProbeOptions::default(),
+            tb_pieces: 0,
+            tb_root: None,
             node_limit: u64::MAX,
             time: None,
             stopped: false,
@@ -217,11 +232,20 @@ impl Searcher {
     /// Called every 1024 nodes and at each new node: publishes the node count,
     /// and on the main thread enforces the hard time and node limits.
     #[inline]
+    /// Adds this thread's new tablebase hits to the search's total.
+    fn publish_tbhits(&mut self) {
+        if self.tbhits > 0 {
+            let hits = std::mem::take(&mut self.tbhits);
+            self.control().tbhits.fetch_add(hits, Ordering::Relaxed);
+        }
+    }
+
     fn check_stop(&mut self) -> bool {
         if self.stopped {
             return true;
         }
         if self.nodes & 1023 == 0 {
+            self.publish_tbhits();
             let control = self.control();
             control.nodes[self.id].store(self.nodes, Ordering::Relaxed);
             if self.id == 0 {

@@ -8,6 +8,7 @@ use crate::history::bonus;
 use crate::movepick::{self, is_bad_capture, MovePicker};
 use crate::params;
 use crate::see::see_ge;
+use crate::tablebase::TB_WIN_BOUND;
 use crate::tt::{Bound as TtBound, Entry as TtEntry};
 use crate::value::*;
 use arrayvec::ArrayVec;
@@ -98,6 +99,34 @@ impl Searcher {
                     );
                 }
                 return v;
+            }
+        }
+
+        // Syzygy: after a capture or pawn move, with few enough pieces and
+        // no castling rights left (read from the rights, never guessed from
+        // where kings and rooks stand: wrong in Chess960).
+        let pieces = pos.occupied().count() as usize;
+        if pieces <= self.tb_pieces
+            && excluded.is_null()
+            && pos.halfmove_clock() == 0
+            && pos.castling().is_empty()
+            && (depth >= self.tb_options.depth || pieces < self.tb_pieces)
+        {
+            if let Some(outcome) = self.tb.as_deref().and_then(|tb| tb.probe_wdl(pos)) {
+                self.tbhits += 1;
+                let v = outcome.value(ply, self.tb_options.rule50);
+                // A win is at least this (a mate may be better), a loss at
+                // most; a draw is exact.
+                let holds = if v >= TB_WIN_BOUND {
+                    v >= beta
+                } else if v <= -TB_WIN_BOUND {
+                    v <= alpha
+                } else {
+                    true
+                };
+                if holds {
+                    return v;
+                }
             }
         }
 

@@ -1,5 +1,6 @@
 //! What the threads of one search share, and what a search returns.
 
+use crate::tablebase::{ProbeOptions, Tablebases};
 use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
 use crate::{Limits, Reporter};
@@ -21,6 +22,9 @@ pub struct Job<'a> {
     pub control: &'a Arc<Control>,
     pub time: TimeManager,
     pub report: Option<&'a Reporter>,
+    /// Syzygy tables, if loaded, and how to use them.
+    pub tablebases: Option<&'a Arc<Tablebases>>,
+    pub syzygy: ProbeOptions,
 }
 
 /// State shared by the threads of one search.
@@ -31,6 +35,8 @@ pub struct Control {
     pub pondering: AtomicBool,
     /// Nodes per thread, updated every few thousand nodes.
     pub nodes: Vec<AtomicU64>,
+    /// Tablebase hits, all threads together.
+    pub tbhits: AtomicU64,
 }
 
 impl Control {
@@ -39,6 +45,7 @@ impl Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            tbhits: AtomicU64::new(0),
         }
     }
 
