@@ -26,7 +26,7 @@ const PROMPT: Duration = Duration::from_secs(1);
 
 const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-const REQUIRED_OPTIONS: [&str; 15] = [
+const REQUIRED_OPTIONS: [&str; 17] = [
     "option name Hash type spin default 16 min 1 max 33554432",
     "option name Threads type spin default 1 min 1 max 1024",
     "option name MultiPV type spin default 1 min 1 max 256",
@@ -42,6 +42,8 @@ const REQUIRED_OPTIONS: [&str; 15] = [
     "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
     "option name Syzygy50MoveRule type check default true",
     "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+    "option name UCI_LimitStrength type check default false",
+    "option name UCI_Elo type spin default 1320 min 1320 max 2700",
 ];
 
 /// A running engine with piped stdin/stdout.
@@ -1046,6 +1048,41 @@ fn python_tools_start() {
             .expect("python3 runs");
         assert!(out.status.success(), "{tool} --help: {out:?}");
     }
+}
+
+/// UCI_LimitStrength with UCI_Elo: the search is capped (400 nodes at the
+/// lowest setting, even when asked for depth 20), compares four moves,
+/// and still plays legal moves; switched off, it searches as asked.
+#[test]
+fn strength_limit_caps_the_search() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1320");
+    e.send("position startpos moves e2e4");
+    let root = play(&Position::startpos(), &["e2e4"]);
+    let (infos, best) = e.go("go depth 20");
+    check_move(&root, best.split_whitespace().next().unwrap(), false);
+    let last = infos.iter().rev().find(|l| l.contains(" nodes ")).unwrap();
+    let nodes: u64 = last
+        .split_whitespace()
+        .skip_while(|&t| t != "nodes")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(nodes <= 400, "{last}");
+    assert!(infos.iter().any(|l| l.contains(" multipv 4 ")), "{infos:?}");
+    e.send("setoption name UCI_Elo value 1000");
+    e.expect(
+        "info string option UCI_Elo value 1000 is out of range",
+        TIMEOUT,
+    );
+    e.send("setoption name UCI_LimitStrength value false");
+    let (infos, _) = e.go("go depth 6");
+    assert!(
+        infos.iter().any(|l| l.starts_with("info depth 6 ")),
+        "{infos:?}"
+    );
 }
 
 #[test]

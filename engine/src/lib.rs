@@ -16,6 +16,7 @@ mod movepick;
 pub mod params;
 mod search;
 pub mod see;
+pub mod strength;
 pub mod tablebase;
 mod time;
 pub mod tt;
@@ -31,6 +32,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
+use strength::Strength;
 use time::TimeManager;
 use tt::TranspositionTable;
 
@@ -99,6 +101,8 @@ pub struct Options {
     pub ponder: bool,
     /// How the search uses Syzygy tables, when some are loaded.
     pub syzygy: tablebase::ProbeOptions,
+    /// A strength limit (UCI_LimitStrength with UCI_Elo), if any.
+    pub strength: Option<strength::Strength>,
 }
 
 impl Options {
@@ -112,6 +116,7 @@ impl Options {
             move_overhead_ms: 0,
             ponder: false,
             syzygy: tablebase::ProbeOptions::default(),
+            strength: None,
         }
     }
 }
@@ -125,6 +130,7 @@ impl Default for Options {
             move_overhead_ms: 10,
             ponder: false,
             syzygy: tablebase::ProbeOptions::default(),
+            strength: None,
         }
     }
 }
@@ -139,6 +145,9 @@ pub struct Engine {
     worker: Option<JoinHandle<Vec<Searcher>>>,
     network: Arc<Network>,
     tablebases: Option<Arc<tablebase::Tablebases>>,
+    /// Counts `clear` calls (new games), to seed the strength limit's
+    /// choices per game.
+    games: u64,
 }
 
 impl Engine {
@@ -153,6 +162,7 @@ impl Engine {
             worker: None,
             network: castella_eval::embedded_network(),
             tablebases: None,
+            games: 0,
         }
     }
 
@@ -222,6 +232,7 @@ impl Engine {
     /// search); for `ucinewgame`.
     pub fn clear(&mut self) {
         self.wait();
+        self.games += 1;
         let threads = self.options.threads;
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(threads),
@@ -251,7 +262,9 @@ impl Engine {
         self.control = control.clone();
         let tt = self.tt.clone();
         let report = self.report.clone();
-        let multipv = self.options.multipv;
+        let strength = self.options.strength;
+        let (limits, multipv) = limited(strength, limits, self.options.multipv);
+        let seed = self.seed(&pos);
         let (tablebases, syzygy) = (self.tablebases.clone(), self.options.syzygy);
         let time = TimeManager::new(&limits, &pos, &self.options, start);
         let mut searchers = std::mem::take(&mut self.searchers);
@@ -267,7 +280,7 @@ impl Engine {
                 tablebases: tablebases.as_ref(),
                 syzygy,
             };
-            let result = search_all(&mut searchers, &pos, job);
+            let result = chosen(strength, search_all(&mut searchers, &pos, job), seed);
             report(Event::BestMove {
                 best: result.best,
                 ponder: result.ponder,
@@ -286,12 +299,16 @@ impl Engine {
         limits: &Limits,
     ) -> (ThreadResult, u64) {
         self.wait();
+        let strength = self.options.strength;
+        let (limits, multipv) = limited(strength, limits.clone(), self.options.multipv);
+        let limits = &limits;
+        let seed = self.seed(pos);
         let control = Arc::new(Control::new(self.searchers.len(), false));
         let time = TimeManager::new(limits, pos, &self.options, Instant::now());
         let job = Job {
             history,
             limits,
-            multipv: self.options.multipv,
+            multipv,
             tt: &self.tt,
             control: &control,
             time,
@@ -299,8 +316,13 @@ impl Engine {
             tablebases: self.tablebases.as_ref(),
             syzygy: self.options.syzygy,
         };
-        let result = search_all(&mut self.searchers, pos, job);
+        let result = chosen(strength, search_all(&mut self.searchers, pos, job), seed);
         (result, control.total_nodes())
+    }
+
+    /// The strength limit's seed for `pos` in this game.
+    fn seed(&self, pos: &Position) -> u64 {
+        self.games.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ pos.key()
     }
 
     /// Asks the search to end; the best move follows shortly.
@@ -341,6 +363,30 @@ impl Drop for Engine {
         self.stop();
         self.wait();
     }
+}
+
+/// The limits and MultiPV a search runs with under `strength`: a node cap,
+/// and enough principal variations to choose from.
+fn limited(strength: Option<Strength>, mut limits: Limits, multipv: usize) -> (Limits, usize) {
+    match strength {
+        None => (limits, multipv),
+        Some(s) => {
+            let cap = s.node_cap();
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+            (limits, multipv.max(strength::CANDIDATES))
+        }
+    }
+}
+
+/// The move played from a finished search under `strength`.
+fn chosen(strength: Option<Strength>, mut result: ThreadResult, seed: u64) -> ThreadResult {
+    if let Some(mv) = strength.and_then(|s| s.choose(&result.candidates, seed)) {
+        if mv != result.best {
+            result.best = mv;
+            result.ponder = None;
+        }
+    }
+    result
 }
 
 /// Runs every searcher on `pos` (thread 0 here, helpers on scoped threads),

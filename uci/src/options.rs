@@ -20,6 +20,8 @@ pub enum Id {
     SyzygyProbeDepth,
     Syzygy50MoveRule,
     SyzygyProbeLimit,
+    LimitStrength,
+    Elo,
 }
 
 impl Id {
@@ -71,7 +73,7 @@ pub enum Value {
 }
 
 /// Every option, in the order `uci` lists them.
-pub const TABLE: [Spec; 15] = [
+pub const TABLE: [Spec; 17] = [
     Spec {
         id: Id::Hash,
         name: "Hash",
@@ -169,6 +171,20 @@ pub const TABLE: [Spec; 15] = [
             default: 7,
             min: 0,
             max: 7,
+        },
+    },
+    Spec {
+        id: Id::LimitStrength,
+        name: "UCI_LimitStrength",
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        id: Id::Elo,
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            default: castella_engine::strength::MIN_ELO as i64,
+            min: castella_engine::strength::MIN_ELO as i64,
+            max: castella_engine::strength::MAX_ELO as i64,
         },
     },
 ];
@@ -285,6 +301,8 @@ mod tests {
                 "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
                 "option name Syzygy50MoveRule type check default true",
                 "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+                "option name UCI_LimitStrength type check default false",
+                "option name UCI_Elo type spin default 1320 min 1320 max 2700",
             ]
         );
     }

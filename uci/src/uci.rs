@@ -128,6 +128,9 @@ struct Uci {
     pending: Vec<(Id, Value)>,
     /// A running `go perft`.
     perft: Option<PerftJob>,
+    /// UCI_LimitStrength and UCI_Elo, applied together.
+    limit_strength: bool,
+    elo: u32,
 }
 
 impl Uci {
@@ -154,6 +157,8 @@ impl Uci {
             show_wdl: false,
             pending: Vec::new(),
             perft: None,
+            limit_strength: false,
+            elo: castella_engine::strength::MIN_ELO,
         }
     }
 
@@ -296,6 +301,14 @@ impl Uci {
             (Id::ShowWdl, Value::Bool(b)) => self.show_wdl = b,
             (Id::EvalFile, Value::Text(path)) => self.load_network(&path),
             (Id::SyzygyPath, Value::Text(paths)) => self.load_tablebases(&paths),
+            (Id::LimitStrength, Value::Bool(b)) => {
+                self.limit_strength = b;
+                self.apply_strength();
+            }
+            (Id::Elo, Value::Int(n)) => {
+                self.elo = n as u32;
+                self.apply_strength();
+            }
             (Id::SyzygyProbeDepth, Value::Int(n)) => self.set_engine(|o| o.syzygy.depth = n as i32),
             (Id::Syzygy50MoveRule, Value::Bool(b)) => self.set_engine(|o| o.syzygy.rule50 = b),
             (Id::SyzygyProbeLimit, Value::Int(n)) => {
@@ -326,6 +339,14 @@ impl Uci {
                 "EvalFile {path}: {e}; keeping the current network"
             )),
         }
+    }
+
+    /// Sets the engine's strength limit from UCI_LimitStrength and UCI_Elo.
+    fn apply_strength(&mut self) {
+        let strength = self
+            .limit_strength
+            .then(|| castella_engine::strength::Strength::new(self.elo));
+        self.set_engine(|o| o.strength = strength);
     }
 
     /// Opens the Syzygy tables in `paths` (`<empty>`: none) and says what

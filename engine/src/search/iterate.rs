@@ -169,6 +169,12 @@ impl Searcher {
             best.score
         };
         result.ponder = best.pv.get(1).copied();
+        result.candidates = root_moves
+            .iter()
+            .take(multipv)
+            .filter(|rm| rm.score != -INFINITE)
+            .map(|rm| (rm.mv, rm.score))
+            .collect();
         if result.ponder.is_none() {
             result.ponder = self.ponder_from_tt(root, best.mv);
         }

@@ -71,4 +71,7 @@ pub struct ThreadResult {
     pub ponder: Option<Move>,
     pub score: i32,
     pub depth: u32,
+    /// The MultiPV moves with their scores, best first (for the strength
+    /// limit's choice).
+    pub candidates: Vec<(Move, i32)>,
 }
