@@ -9,7 +9,7 @@
 //! pawn moves, with few pieces left, so that is rare.
 
 use crate::value::MAX_PLY;
-use castella_movegen::{Move, Position};
+use castella_movegen::{Move, Piece, Position};
 use shakmaty::{CastlingMode, Chess};
 use shakmaty_syzygy::{Tablebase, Wdl};
 
@@ -31,7 +31,21 @@ pub enum Outcome {
     Win,
 }
 
+/// The distance given to a move whose DTZ cannot be probed.
+const UNKNOWN_DISTANCE: u32 = 10_000;
+
 impl Outcome {
+    /// The same result seen from the other side.
+    fn flipped(self) -> Outcome {
+        match self {
+            Outcome::Loss => Outcome::Win,
+            Outcome::BlessedLoss => Outcome::CursedWin,
+            Outcome::Draw => Outcome::Draw,
+            Outcome::CursedWin => Outcome::BlessedLoss,
+            Outcome::Win => Outcome::Loss,
+        }
+    }
+
     fn from_wdl(wdl: Wdl) -> Outcome {
         match wdl {
             Wdl::Loss => Outcome::Loss,
@@ -240,8 +254,10 @@ impl Tablebases {
     /// The root moves that keep the best outcome the tables promise, and
     /// that outcome; among winning moves only those that reach the next
     /// capture or pawn move soonest (so a won ending is converted), among
-    /// losing ones those that delay it longest. `None` when the position is
-    /// not in the tables or a probe fails; then the search decides alone.
+    /// losing ones those that delay it longest (a move whose distance
+    /// cannot be probed ranks by its WDL outcome, behind the known
+    /// distances). `None` when the position is not in the tables or some
+    /// move cannot be probed at all; then the search decides alone.
     pub fn rank_root(&self, root: &Position, rule50: bool) -> Option<(Vec<Move>, Outcome)> {
         if !root.castling().is_empty() {
             return None;
@@ -255,24 +271,40 @@ impl Tablebases {
         for &mv in moves.iter() {
             let child = root.play(mv);
             let chess = Self::convert(&child)?;
-            let dtz = self.tables.probe_dtz(&chess).ok()?.ignore_rounding().0;
-            // The child's side loses when its DTZ is negative.
-            let plies = dtz.unsigned_abs() as u16 + child.halfmove_clock();
-            let outcome = match dtz.signum() {
-                -1 if rule50 && plies > 100 => Outcome::CursedWin,
-                -1 => Outcome::Win,
-                1 if rule50 && plies > 100 => Outcome::BlessedLoss,
-                1 => Outcome::Loss,
-                _ => {
-                    // Zero: a draw, or the child is mate or stalemate.
-                    if child.legal_moves().is_empty() && child.in_check() {
-                        Outcome::Win
+            let zeroing = root.is_noisy(mv) || root.piece_on(mv.from()) == Some(Piece::Pawn);
+            let (outcome, distance) = match self.tables.probe_dtz(&chess) {
+                Ok(d) => {
+                    let dtz = d.ignore_rounding().0;
+                    // The child's side loses when its DTZ is negative.
+                    let plies = dtz.unsigned_abs() as u16 + child.halfmove_clock();
+                    let outcome = match dtz.signum() {
+                        -1 if rule50 && plies > 100 => Outcome::CursedWin,
+                        -1 => Outcome::Win,
+                        1 if rule50 && plies > 100 => Outcome::BlessedLoss,
+                        1 => Outcome::Loss,
+                        // Zero: a draw, or the child is mate or stalemate.
+                        _ if child.in_check() && child.legal_moves().is_empty() => Outcome::Win,
+                        _ => Outcome::Draw,
+                    };
+                    // A capture or pawn move that keeps the win has reached
+                    // the zeroing move the distance counts to: the fastest.
+                    let distance = if zeroing && dtz < 0 {
+                        0
                     } else {
-                        Outcome::Draw
-                    }
+                        dtz.unsigned_abs()
+                    };
+                    (outcome, distance)
+                }
+                // No distance (a table the DTZ probe needs is not in the
+                // set, say one a promotion leads to): the move's outcome
+                // from the WDL table, ranked behind every known distance.
+                // With neither, the ranking is given up.
+                Err(_) => {
+                    let wdl = self.tables.probe_wdl_after_zeroing(&chess).ok()?;
+                    (Outcome::from_wdl(wdl).flipped(), UNKNOWN_DISTANCE)
                 }
             };
-            scored.push((mv, outcome, dtz.unsigned_abs()));
+            scored.push((mv, outcome, distance));
         }
         let best = scored.iter().map(|s| s.1).max()?;
         scored.retain(|s| s.1 == best);
@@ -406,6 +438,16 @@ mod tests {
         let (moves, outcome) = tb.rank_root(&pos, true).unwrap();
         assert_eq!(outcome, Outcome::Loss);
         assert!(!moves.is_empty());
+        // K+R+P v K+R where the DTZ of most moves needs KRRvKR (a rook
+        // promotion), which is not in the set: the WDL table still ranks
+        // them, and the three king moves that draw are left out.
+        let pos = Position::from_fen("8/7P/3K2r1/8/8/8/R7/6k1 w - - 0 1").unwrap();
+        let (moves, outcome) = tb.rank_root(&pos, true).unwrap();
+        assert_eq!(outcome, Outcome::Win);
+        for draw in ["d6e7", "d6d7", "d6c7"] {
+            let mv = pos.parse_uci_move(draw).unwrap();
+            assert!(!moves.contains(&mv), "{draw} draws");
+        }
         // K+R v K+R: drawn; every drawing move stays.
         let pos = Position::from_fen("8/8/4r3/4k3/8/8/8/R3K3 w - - 0 1").unwrap();
         let (moves, outcome) = tb.rank_root(&pos, true).unwrap();

@@ -2,6 +2,7 @@
 //! loop, MultiPV, time checks between iterations, and the `info` lines.
 
 use super::{moved_key, Job, RootMove, Searcher, ThreadResult};
+use crate::tablebase::Outcome;
 use crate::value::*;
 use crate::{params, Bound, Event, Info, Reporter};
 use castella_movegen::{Move, Position};
@@ -65,9 +66,22 @@ impl Searcher {
                 .tb
                 .as_deref()
                 .and_then(|tb| tb.rank_root(root, self.tb_options.rule50));
-            if let Some((keep, outcome)) = ranked {
+            if let Some((mut keep, outcome)) = ranked {
                 self.tbhits += (self.id == 0) as u64;
                 self.tb_root = Some(outcome.value(0, self.tb_options.rule50));
+                // Winning, never step back into a position of the game:
+                // with distances unknown (tables missing) the search could
+                // otherwise walk into a repetition.
+                if outcome == Outcome::Win {
+                    let fresh: Vec<Move> = keep
+                        .iter()
+                        .copied()
+                        .filter(|&m| !history.contains(&root.play(m).key()))
+                        .collect();
+                    if !fresh.is_empty() {
+                        keep = fresh;
+                    }
+                }
                 if root_moves.iter().any(|rm| keep.contains(&rm.mv)) {
                     root_moves.retain(|rm| keep.contains(&rm.mv));
                 }
