@@ -665,6 +665,53 @@ fn go_with_each_kind_of_limit() {
     }
 }
 
+/// The sequence fastchess's `--compliance` check runs (fastchess itself
+/// cannot be installed here): handshake, `ucinewgame`, positions from
+/// `startpos` and a FEN, then `go` with one side's clock, the other side's
+/// clock only, and both clocks in either order, each answered within a
+/// second by a `bestmove` whose last `info` line before it has a score.
+#[test]
+fn fastchess_compliance_sequence() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("id name Castella", TIMEOUT);
+    e.expect("id author", TIMEOUT);
+    e.expect("uciok", TIMEOUT);
+    e.sync();
+    e.send("ucinewgame");
+    e.send("position startpos");
+    e.sync();
+    let fen = "3r2k1/p5n1/1pq1p2p/2p3p1/2P1P1n1/1P1P2pP/PN1Q2K1/5R2 w - - 0 27";
+    e.send(&format!("position fen {fen}"));
+    e.sync();
+    let root = Position::from_fen(fen).unwrap();
+    for go in [
+        "go wtime 100",
+        "go btime 100",
+        "go wtime 100 winc 100 btime 100 binc 100",
+        "go btime 100 binc 100 wtime 100 winc 100",
+    ] {
+        e.send(go);
+        let (infos, best) = e.bestmove(PROMPT);
+        check_search_output(&root, &infos, &best, false, false);
+        let last = infos.iter().rev().find(|l| !l.starts_with("info string"));
+        assert!(
+            last.is_some_and(|l| l.contains(" score ")),
+            "no info line with a score before the bestmove of '{go}': {infos:?}"
+        );
+    }
+    e.send("ucinewgame");
+    e.send("position startpos");
+    e.send("go wtime 100 btime 100");
+    let (infos, best) = e.bestmove(PROMPT);
+    check_search_output(&Position::startpos(), &infos, &best, false, false);
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go wtime 100 btime 100");
+    let (infos, best) = e.bestmove(PROMPT);
+    let root = play(&Position::startpos(), &["e2e4", "e7e5"]);
+    check_search_output(&root, &infos, &best, false, false);
+}
+
 #[test]
 fn go_infinite_answers_isready_and_stops_promptly() {
     let mut e = Engine::start();
@@ -1039,6 +1086,7 @@ fn python_tools_start() {
         "bench/tools/pgn-to-epd.py",
         "bench/tools/rank960-compare.py",
         "bench/tools/syzygy-compare.py",
+        "bench/tools/tb-conversion.py",
         "bench/perft-vs-stockfish.py",
     ] {
         let out = Command::new("python3")

@@ -31,6 +31,11 @@ impl TimeManager {
                 Color::White => (limits.wtime, limits.winc.unwrap_or(0)),
                 Color::Black => (limits.btime, limits.binc.unwrap_or(0)),
             };
+            // A clock for the opponent only (fastchess's compliance check
+            // sends `go btime 100` with White to move): our clock is taken
+            // as empty, so the move comes at once, as Stockfish's does,
+            // instead of a search that never ends.
+            let time = time.or((limits.wtime.is_some() || limits.btime.is_some()).then_some(0));
             match time {
                 None => (None, None),
                 Some(time) => {
@@ -161,6 +166,13 @@ mod tests {
                 .hard_ms
                 .is_none()
         );
+        // Only the opponent's clock: move at once.
+        let only_black = Limits {
+            btime: Some(100),
+            ..Default::default()
+        };
+        let tm = TimeManager::new(&only_black, &Position::startpos(), &opts, now);
+        assert_eq!(tm.hard_ms, Some(1));
     }
 
     #[test]
