@@ -256,8 +256,10 @@ impl Tablebases {
     /// capture or pawn move soonest (so a won ending is converted), among
     /// losing ones those that delay it longest (a move whose distance
     /// cannot be probed ranks by its WDL outcome, behind the known
-    /// distances). `None` when the position is not in the tables or some
-    /// move cannot be probed at all; then the search decides alone.
+    /// distances, or first when it is a capture or pawn move that keeps
+    /// the win). `None` when the position is not in the tables, or some
+    /// move cannot be probed at all and no known move keeps a win; then
+    /// the search decides alone.
     pub fn rank_root(&self, root: &Position, rule50: bool) -> Option<(Vec<Move>, Outcome)> {
         if !root.castling().is_empty() {
             return None;
@@ -268,6 +270,7 @@ impl Tablebases {
         }
         // Each move's outcome for us, and its distance to zeroing in plies.
         let mut scored = Vec::with_capacity(moves.len());
+        let mut unknown = Vec::new();
         for &mv in moves.iter() {
             let child = root.play(mv);
             let chess = Self::convert(&child)?;
@@ -296,24 +299,45 @@ impl Tablebases {
                     (outcome, distance)
                 }
                 // No distance (a table the DTZ probe needs is not in the
-                // set, say one a promotion leads to): the move's outcome
-                // from the WDL table, ranked behind every known distance.
-                // With neither, the ranking is given up.
-                Err(_) => {
-                    let wdl = self.tables.probe_wdl_after_zeroing(&chess).ok()?;
-                    (Outcome::from_wdl(wdl).flipped(), UNKNOWN_DISTANCE)
-                }
+                // set, say one an under-promotion leads to): the move's
+                // outcome from the WDL table, ranked behind every known
+                // distance unless it is itself the zeroing move.
+                Err(_) => match self.tables.probe_wdl_after_zeroing(&chess) {
+                    Ok(wdl) => {
+                        let outcome = Outcome::from_wdl(wdl).flipped();
+                        let fastest = zeroing && outcome == Outcome::Win;
+                        (outcome, if fastest { 0 } else { UNKNOWN_DISTANCE })
+                    }
+                    // Neither (a promotion into a missing table): set
+                    // aside, kept only if no known move keeps a win.
+                    Err(_) => {
+                        unknown.push(mv);
+                        continue;
+                    }
+                },
             };
             scored.push((mv, outcome, distance));
         }
-        let best = scored.iter().map(|s| s.1).max()?;
+        let best = scored.iter().map(|s| s.1).max();
+        if !unknown.is_empty() && best.is_none_or(|b| b != Outcome::Win) {
+            // What the unknown moves lead to cannot be told, so none of
+            // the known ones may be ruled out: the search decides alone.
+            return None;
+        }
+        let best = best?;
         scored.retain(|s| s.1 == best);
         let key = |d: u32| match best {
             Outcome::Win | Outcome::CursedWin => d as i64,
             _ => -(d as i64),
         };
         let target = scored.iter().map(|s| key(s.2)).min()?;
-        if best != Outcome::Draw {
+        // Where some distances are unknown, the fastest known one may not
+        // be the fastest: then every move that keeps the outcome stays
+        // (unless one zeroes at once) and the search, which sees the wins
+        // behind captures and pawn moves, picks; the root avoids
+        // repetitions.
+        let partial = scored.iter().any(|s| s.2 == UNKNOWN_DISTANCE);
+        if best != Outcome::Draw && (!partial || target == 0) {
             scored.retain(|s| key(s.2) == target);
         }
         Some((scored.into_iter().map(|s| s.0).collect(), best))
@@ -447,6 +471,25 @@ mod tests {
         for draw in ["d6e7", "d6d7", "d6c7"] {
             let mv = pos.parse_uci_move(draw).unwrap();
             assert!(!moves.contains(&mv), "{draw} draws");
+        }
+        // Games Castella drew by repetition against Stockfish: the pawn
+        // push d6d7 (its DTZ needs KRRvKR, missing) is the fastest win;
+        // d8=R cannot be probed at all, and most moves' DTZ needs KRRvKR:
+        // every move that keeps the win stays, none that draws.
+        let pos = Position::from_fen("8/5k2/2KP4/8/8/4R3/8/r7 w - - 7 11").unwrap();
+        let (moves, outcome) = tb.rank_root(&pos, true).unwrap();
+        assert_eq!(outcome, Outcome::Win);
+        assert_eq!(moves, vec![pos.parse_uci_move("d6d7").unwrap()]);
+        let pos = Position::from_fen("8/3P4/5R2/8/8/1K4r1/8/k7 w - - 4 3").unwrap();
+        let (moves, outcome) = tb.rank_root(&pos, true).unwrap();
+        assert_eq!(outcome, Outcome::Win);
+        assert!(moves.len() > 1, "{moves:?}");
+        for mv in &moves {
+            let child = pos.play(*mv);
+            let wdl = tb
+                .tables
+                .probe_wdl_after_zeroing(&Tablebases::convert(&child).unwrap());
+            assert_eq!(wdl.ok(), Some(Wdl::Loss), "{mv:?}");
         }
         // K+R v K+R: drawn; every drawing move stays.
         let pos = Position::from_fen("8/8/4r3/4k3/8/8/8/R3K3 w - - 0 1").unwrap();
