@@ -7,16 +7,35 @@
 //! good move is never thrown away. The choice is seeded by the game and
 //! the position, so a replayed game replays.
 //!
-//! The mapping from Elo to node cap and temperature is a first guess,
-//! not yet calibrated against Stockfish's `UCI_Elo` ladder.
+//! The mapping from Elo to node cap and temperature is calibrated
+//! against Stockfish 15.1's `UCI_Elo` ladder at 10+0.1 (the table is in
+//! docs/strength.md; `bench/tools/elo-ladder.py` measures it again).
 
 use crate::tablebase::TB_WIN_BOUND;
 use castella_movegen::Move;
 
 /// The weakest setting offered.
 pub const MIN_ELO: u32 = 1320;
-/// The strongest setting offered: about full strength at 10+0.1.
+/// The strongest setting offered: no limit at all (full strength, about
+/// 2620 on Stockfish's scale at 10+0.1). Limited like the others it
+/// scored 0/4/17 against Stockfish 2700: four principal variations and a
+/// node cap cost too much depth.
 pub const MAX_ELO: u32 = 2700;
+/// `UCI_Elo` to level: knots (Elo, level), linear between them. Each
+/// level was played against Stockfish 15.1 at the same `UCI_Elo`, 10+0.1
+/// (docs/strength.md): against 1500, level 1500 scored -67 (100 games);
+/// against 1900, level 1900 -168 (100) and level 2083 +246 (41);
+/// against 2300, level 2300 -200 (100). The middle knots sit where
+/// those results cross zero (or, at 2300, where the extra nodes should
+/// bring it); full strength is about 2620.
+const CALIBRATION: [(f64, f64); 5] = [
+    (1320.0, 1320.0),
+    (1500.0, 1500.0),
+    (1900.0, 1976.0),
+    (2300.0, 2480.0),
+    (2700.0, 2700.0),
+];
+
 /// Moves the limited search compares.
 pub const CANDIDATES: usize = 4;
 
@@ -34,16 +53,35 @@ impl Strength {
         }
     }
 
-    /// Nodes per move: 400 at the bottom, doubling every 130 Elo.
+    /// The level the node cap and temperature are computed from: the
+    /// asked-for Elo moved along the calibration knots, linearly between its
+    /// knots.
+    pub fn level(self) -> f64 {
+        let elo = self.elo as f64;
+        for pair in CALIBRATION.windows(2) {
+            let ((a, la), (b, lb)) = (pair[0], pair[1]);
+            if elo <= b {
+                return la + (elo - a) / (b - a) * (lb - la);
+            }
+        }
+        elo
+    }
+
+    /// Nodes per move: 400 at level 1320, doubling every 130.
     pub fn node_cap(self) -> u64 {
-        let steps = (self.elo - MIN_ELO) as f64 / 130.0;
+        let steps = (self.level() - MIN_ELO as f64) / 130.0;
         (400.0 * steps.exp2()) as u64
     }
 
     /// The softmax temperature in centipawns: how much worse a move may
-    /// score and still be played now and then.
+    /// score and still be played now and then. 200 at the bottom, falling
+    /// with the cube of the distance to the top (39 at 1900, 5 at 2300):
+    /// falling in a straight line (133 at 1900, 67 at 2300) it made the
+    /// middle of the scale 250 to 550 Elo weaker than Stockfish's same
+    /// setting, and with the square still 80 to 160 (see docs/strength.md).
     pub fn temperature(self) -> f64 {
-        (MAX_ELO - self.elo) as f64 / 6.0
+        let x = (MAX_ELO as f64 - self.level()) / (MAX_ELO - MIN_ELO) as f64;
+        200.0 * x.max(0.0).powi(3)
     }
 
     /// Picks the move to play from `candidates` (move and score, best
@@ -104,6 +142,14 @@ mod tests {
         assert!(high.node_cap() > 500_000);
         assert_eq!(high.temperature(), 0.0);
         assert!(Strength::new(2000).temperature() > Strength::new(2400).temperature());
+        // The knots: levels rise with the Elo, and the ends stay put.
+        let levels: Vec<f64> = (MIN_ELO..=MAX_ELO)
+            .map(|e| Strength::new(e).level())
+            .collect();
+        assert!(levels.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(Strength::new(1500).level(), 1500.0);
+        assert_eq!(Strength::new(1900).level(), 1976.0);
+        assert_eq!(Strength::new(MAX_ELO).level(), MAX_ELO as f64);
     }
 
     #[test]
