@@ -22,8 +22,7 @@ import sys
 import chess
 import chess.syzygy
 
-PIECES = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP,
-          "N": chess.KNIGHT, "P": chess.PAWN}
+from tbmaterial import place
 
 
 def tables_in(directory):
@@ -37,17 +36,9 @@ def tables_in(directory):
 
 def random_position(name, rng):
     """A legal position with the material `name` (e.g. 'KRPvKR'), or None."""
-    white, black = name.split("v")
-    board = chess.Board(None)
-    squares = list(chess.SQUARES)
-    rng.shuffle(squares)
-    for color, side in ((chess.WHITE, white), (chess.BLACK, black)):
-        for letter in side:
-            sq = squares.pop()
-            piece = PIECES[letter]
-            if piece == chess.PAWN and chess.square_rank(sq) in (0, 7):
-                return None
-            board.set_piece_at(sq, chess.Piece(piece, color))
+    board = place(name, rng)
+    if board is None:
+        return None
     board.turn = rng.choice([chess.WHITE, chess.BLACK])
     if rng.random() < 0.3:
         # An en-passant square behind a pawn that could just have moved two.

@@ -27,8 +27,7 @@ import chess
 import chess.pgn
 import chess.syzygy
 
-PIECES = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP,
-          "N": chess.KNIGHT, "P": chess.PAWN}
+from tbmaterial import PIECES, place
 
 
 def material(board):
@@ -42,16 +41,9 @@ def material(board):
 
 
 def random_win(name, rng, tb, min_dtz):
-    white, black = name.split("v")
-    board = chess.Board(None)
-    squares = list(chess.SQUARES)
-    rng.shuffle(squares)
-    for color, side in ((chess.WHITE, white), (chess.BLACK, black)):
-        for letter in side:
-            sq = squares.pop()
-            if letter == "P" and chess.square_rank(sq) in (0, 7):
-                return None
-            board.set_piece_at(sq, chess.Piece(PIECES[letter], color))
+    board = place(name, rng)
+    if board is None:
+        return None
     board.turn = chess.WHITE
     if not board.is_valid() or board.is_game_over():
         return None
