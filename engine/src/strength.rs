@@ -46,6 +46,13 @@ pub struct Strength {
 }
 
 impl Strength {
+    /// The limit for `UCI_Elo` `elo`, or none at the top setting, which
+    /// is full strength (a MultiPV search there, with no temperature left
+    /// to use it, only costs depth).
+    pub fn limit(elo: u32) -> Option<Strength> {
+        (elo < MAX_ELO).then(|| Strength::new(elo))
+    }
+
     /// The limit, with `elo` brought into the offered range.
     pub fn new(elo: u32) -> Strength {
         Strength {

@@ -341,12 +341,12 @@ impl Uci {
         }
     }
 
-    /// Sets the engine's strength limit from UCI_LimitStrength and UCI_Elo
-    /// (the top setting is full strength: a MultiPV search there, with no
-    /// temperature left to use it, only cost depth).
+    /// Sets the engine's strength limit from UCI_LimitStrength and UCI_Elo.
     fn apply_strength(&mut self) {
-        use castella_engine::strength::{Strength, MAX_ELO};
-        let strength = (self.limit_strength && self.elo < MAX_ELO).then(|| Strength::new(self.elo));
+        let strength = self
+            .limit_strength
+            .then(|| castella_engine::strength::Strength::limit(self.elo))
+            .flatten();
         self.set_engine(|o| o.strength = strength);
     }
 
