@@ -16,24 +16,28 @@ use castella_movegen::Move;
 
 /// The weakest setting offered.
 pub const MIN_ELO: u32 = 1320;
-/// The strongest setting offered: no limit at all (full strength, about
-/// 2620 on Stockfish's scale at 10+0.1). Limited like the others it
-/// scored 0/4/17 against Stockfish 2700: four principal variations and a
-/// node cap cost too much depth.
-pub const MAX_ELO: u32 = 2700;
+/// The strongest setting offered: no limit at all (full strength, which
+/// measures about 2600 on Stockfish's scale at 10+0.1: 2590 against its
+/// 2700, 2620 from +104 against 2400 and -115 against 2850). A search
+/// limited like the others scored 0/4/17 against Stockfish 2700: four
+/// principal variations and a node cap cost too much depth.
+pub const MAX_ELO: u32 = 2600;
+/// The level of full strength, the top of the scale the node cap and
+/// temperature are computed on.
+const TOP_LEVEL: f64 = 2700.0;
 /// `UCI_Elo` to level: knots (Elo, level), linear between them. Each
 /// level was played against Stockfish 15.1 at the same `UCI_Elo`, 10+0.1
 /// (docs/strength.md): against 1500, level 1500 scored -67 (100 games);
 /// against 1900, level 1900 -168 (100) and level 2083 +246 (41);
 /// against 2300, level 2300 -200 (100). The middle knots sit where
 /// those results cross zero (or, at 2300, where the extra nodes should
-/// bring it); full strength is about 2620.
+/// bring it); the top setting is full strength.
 const CALIBRATION: [(f64, f64); 5] = [
     (1320.0, 1320.0),
     (1500.0, 1500.0),
     (1900.0, 1976.0),
     (2300.0, 2480.0),
-    (2700.0, 2700.0),
+    (2600.0, TOP_LEVEL),
 ];
 
 /// Moves the limited search compares.
@@ -87,7 +91,7 @@ impl Strength {
     /// middle of the scale 250 to 550 Elo weaker than Stockfish's same
     /// setting, and with the square still 80 to 160 (see docs/strength.md).
     pub fn temperature(self) -> f64 {
-        let x = (MAX_ELO as f64 - self.level()) / (MAX_ELO - MIN_ELO) as f64;
+        let x = (TOP_LEVEL - self.level()) / (TOP_LEVEL - MIN_ELO as f64);
         200.0 * x.max(0.0).powi(3)
     }
 
@@ -156,7 +160,10 @@ mod tests {
         assert!(levels.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(Strength::new(1500).level(), 1500.0);
         assert_eq!(Strength::new(1900).level(), 1976.0);
-        assert_eq!(Strength::new(MAX_ELO).level(), MAX_ELO as f64);
+        assert_eq!(Strength::new(2300).level(), 2480.0);
+        assert_eq!(Strength::new(MAX_ELO).level(), TOP_LEVEL);
+        assert_eq!(Strength::limit(MAX_ELO), None);
+        assert!(Strength::limit(MAX_ELO - 1).is_some());
     }
 
     #[test]
@@ -187,7 +194,7 @@ mod tests {
         assert!((0..200).all(|s| weak.choose(&losing, s) == Some(m[0])));
         // Far worse moves are rare at high Elo.
         let spread: Vec<(Move, i32)> = vec![(m[0], 100), (m[1], -200)];
-        let strong = Strength::new(2600);
+        let strong = Strength::new(2500);
         let worse = (0..1000)
             .filter(|&s| strong.choose(&spread, s) == Some(m[1]))
             .count();
