@@ -7,6 +7,7 @@
 //! data shuffle [--seed S] OUT FILE...    the same, games in random order
 //! data dump [--epd] [FILTER] FILE...     scored positions as text, stdout
 //! data wdl [FILTER] FILE...              fit the engine's win-rate model
+//! data scale [FILTER] FILE...            fit the trainer's --scale
 //! ```
 //!
 //! `dump` writes `FEN | result | score` per position (White's result 1,
@@ -27,9 +28,19 @@ use rand::SeedableRng;
 use std::io::Write;
 use std::path::Path;
 
+/// `println!` that ends the program quietly when stdout has gone away
+/// (`data stats ... | head`) instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    };
+}
+
 const USAGE: &str = "usage: data count FILE... | data stats [FILTER] FILE... | \
 data merge OUT FILE... | data shuffle [--seed S] OUT FILE... | data dump [--epd] [FILTER] FILE... | \
-data wdl [FILTER] FILE...
+data wdl [FILTER] FILE... | data scale [FILTER] FILE...
 FILTER: --filter | --skip-plies N | --max-score N | --keep-noisy | --keep-check";
 
 /// Options and file names of one command line.
@@ -95,12 +106,12 @@ fn count(files: &[String]) -> Result<(), String> {
     let (mut games, mut positions) = (0, 0);
     for (name, g) in load(files)? {
         let p: usize = g.iter().map(|g| g.moves.len()).sum();
-        println!("{name}: {} games, {p} positions", g.len());
+        say!("{name}: {} games, {p} positions", g.len());
         games += g.len();
         positions += p;
     }
     if files.len() > 1 {
-        println!("total: {games} games, {positions} positions");
+        say!("total: {games} games, {positions} positions");
     }
     Ok(())
 }
@@ -108,9 +119,9 @@ fn count(files: &[String]) -> Result<(), String> {
 /// Prints `label: n (share%)` lines.
 fn shares(title: &str, rows: &[(String, usize)]) {
     let total: usize = rows.iter().map(|r| r.1).sum::<usize>().max(1);
-    println!("{title}");
+    say!("{title}");
     for (label, n) in rows {
-        println!(
+        say!(
             "  {label:<24} {n:>10} {:>6.1}%",
             100.0 * *n as f64 / total as f64
         );
@@ -121,7 +132,7 @@ fn stats(args: &Args) -> Result<(), String> {
     let games: Vec<Game> = load(&args.files)?.into_iter().flat_map(|f| f.1).collect();
     let n = games.len();
     if n == 0 {
-        println!("no games");
+        say!("no games");
         return Ok(());
     }
     let results = [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins];
@@ -156,7 +167,7 @@ fn stats(args: &Args) -> Result<(), String> {
     let mut lengths: Vec<usize> = games.iter().map(|g| g.moves.len()).collect();
     lengths.sort_unstable();
     let pct = |p: usize| lengths[(lengths.len() - 1) * p / 100];
-    println!(
+    say!(
         "scored plies per game: mean {:.1}, min {}, 10% {}, median {}, 90% {}, max {}",
         lengths.iter().sum::<usize>() as f64 / n as f64,
         lengths[0],
@@ -183,7 +194,7 @@ fn stats(args: &Args) -> Result<(), String> {
             buckets[EDGES.iter().take_while(|&&e| score >= e).count()] += 1;
         })?;
     }
-    println!(
+    say!(
         "positions: {total}, {kept} pass the filter ({:.1}%), {:.1}% with White to move",
         100.0 * kept as f64 / total.max(1) as f64,
         100.0 * white_to_move as f64 / kept.max(1) as f64
@@ -344,24 +355,108 @@ fn wdl_fit(args: &Args) -> Result<(), String> {
             last = ll;
         }
     }
-    println!("{total} positions");
-    println!(
+    say!("{total} positions");
+    say!(
         "pub const WDL_A: [f64; 3] = [{:.3}, {:.3}, {:.3}];",
-        t[0], t[1], t[2]
+        t[0],
+        t[1],
+        t[2]
     );
-    println!(
+    say!(
         "pub const WDL_B: [f64; 3] = [{:.3}, {:.3}, {:.3}];",
-        t[3], t[4], t[5]
+        t[3],
+        t[4],
+        t[5]
     );
     for m in [20, 30, 40, 50, 58, 70, 78] {
         let x = m as f64 / 58.0;
-        println!(
+        say!(
             "material {m:>2}: 50% wins at {:>4.0} cp, b {:>4.0}",
             t[0] + t[1] * x + t[2] * x * x,
             t[3] + t[4] * x + t[5] * x * x
         );
     }
     Ok(())
+}
+
+/// Fits the trainer's `--scale`: the `k` for which `σ(score / k)` best
+/// predicts the game's result from the side to move's view (least
+/// cross-entropy, a golden-section search on `ln k`). A target that mixes
+/// results and scores (`--lambda` between 0 and 1) pulls the network off
+/// the search's centipawn scale unless the two agree, so train with the
+/// scale this prints for the data at hand.
+fn scale_fit(args: &Args) -> Result<(), String> {
+    // Weighted points: (score to 4 cp, result in halves) -> count.
+    let mut bins: std::collections::HashMap<(i32, u8), f64> = Default::default();
+    let mut total = 0usize;
+    for (_, games) in load(&args.files)? {
+        for g in &games {
+            let white = g.outcome.white_score();
+            g.for_each_position(|s| {
+                if !args.filter.accepts(&s) || s.score.abs() > 4000 {
+                    return;
+                }
+                let r = if s.pos.side_to_move() == Color::White {
+                    white
+                } else {
+                    1.0 - white
+                };
+                let key = (
+                    (s.score as f64 / 4.0).round() as i32,
+                    (r * 2.0).round() as u8,
+                );
+                *bins.entry(key).or_default() += 1.0;
+                total += 1;
+            })?;
+        }
+    }
+    if total < 1000 {
+        return Err(format!("too few positions to fit ({total})"));
+    }
+    let points: Vec<(f64, f64, f64)> = bins
+        .into_iter()
+        .map(|((s, r), n)| (s as f64 * 4.0, r as f64 / 2.0, n))
+        .collect();
+    let loss = |k: f64| cross_entropy(&points, k);
+    let k = fit_scale(&points);
+    say!("{total} positions");
+    say!("scale {k:.1} (cross-entropy {:.6})", loss(k));
+    for other in [0.5, 0.75, 1.5, 2.0] {
+        say!(
+            "  scale {:>7.1}: cross-entropy {:.6}",
+            k * other,
+            loss(k * other)
+        );
+    }
+    Ok(())
+}
+
+/// The mean cross-entropy of results against `σ(score / k)` over weighted
+/// points `(score, result, weight)`.
+fn cross_entropy(points: &[(f64, f64, f64)], k: f64) -> f64 {
+    let (mut sum, mut weight) = (0.0, 0.0);
+    for &(s, r, n) in points {
+        let p = (1.0 / (1.0 + (-s / k).exp())).clamp(1e-12, 1.0 - 1e-12);
+        sum -= n * (r * p.ln() + (1.0 - r) * (1.0 - p).ln());
+        weight += n;
+    }
+    sum / weight.max(1e-12)
+}
+
+/// The `k` between 20 and 5000 with the least [`cross_entropy`]: a
+/// golden-section search on `ln k` (the loss has one minimum there).
+fn fit_scale(points: &[(f64, f64, f64)]) -> f64 {
+    let (mut lo, mut hi) = (20f64.ln(), 5000f64.ln());
+    let golden = (5f64.sqrt() - 1.0) / 2.0;
+    while hi - lo > 1e-5 {
+        let (a, b) = (hi - golden * (hi - lo), lo + golden * (hi - lo));
+        if cross_entropy(points, a.exp()) < cross_entropy(points, b.exp()) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
 }
 
 fn run(argv: &[String]) -> Result<(), String> {
@@ -371,6 +466,7 @@ fn run(argv: &[String]) -> Result<(), String> {
         "stats" => stats(&parse(rest)?),
         "dump" => dump(&parse(rest)?),
         "wdl" => wdl_fit(&parse(rest)?),
+        "scale" => scale_fit(&parse(rest)?),
         "merge" | "shuffle" => {
             let a = parse(rest)?;
             let (out, sources) = a.files.split_first().ok_or(USAGE)?;
@@ -384,7 +480,7 @@ fn run(argv: &[String]) -> Result<(), String> {
             write(out, &all, sources)
         }
         "-h" | "--help" | "help" => {
-            println!("{USAGE}");
+            say!("{USAGE}");
             Ok(())
         }
         other => Err(format!("unknown command '{other}'\n{USAGE}")),
@@ -396,5 +492,25 @@ fn main() {
     if let Err(e) = run(&argv) {
         eprintln!("data: {e}");
         std::process::exit(2);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scale_fit_finds_the_scale_results_were_drawn_with() {
+        // Wins and losses in the proportions σ(s / 230) gives.
+        let points: Vec<(f64, f64, f64)> = (-100..=100)
+            .flat_map(|i| {
+                let s = i as f64 * 8.0;
+                let p = 1.0 / (1.0 + (-s / 230.0).exp());
+                [(s, 1.0, p), (s, 0.0, 1.0 - p)]
+            })
+            .collect();
+        let k = fit_scale(&points);
+        assert!((k - 230.0).abs() < 0.5, "{k}");
+        assert!(cross_entropy(&points, k) < cross_entropy(&points, 400.0));
     }
 }
