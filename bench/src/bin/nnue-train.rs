@@ -4,7 +4,7 @@
 //! ```text
 //! nnue-train [OPTIONS] FILE...
 //!   --epochs N (30)  --batch N (16384)  --lr X (0.001)  --lr-end X (0.00001)
-//!   --lambda X (0.25)  --scale CP (400)  --activation crelu|screlu (screlu)
+//!   --lambda X (0.25)  --scale CP (210)  --activation crelu|screlu (screlu)
 //!   --decay X (0.01)  --mirror  --residual  --hold-out N (50)  --seed S (1)
 //!   --threads T  --out FILE (castella.nnue)  --resume  --baseline NET
 //!   --skip-plies N (8)  --max-score N (10000)  --keep-noisy  --keep-check
@@ -15,7 +15,9 @@
 //! ±10000) is a sample whose target is `lambda · result + (1 − lambda) ·
 //! σ(score / scale)`: the game's result and Castella's own search score.
 //! The network's output goes through the same `σ(cp / scale)`, so it
-//! learns centipawns on the search's scale. Games whose index is a
+//! learns centipawns on the search's scale; the default scale is what
+//! `data scale` fits on Castella's own games (about 210), so the result
+//! and the score agree. Games whose index is a
 //! multiple of `--hold-out` are held out to validate on.
 //!
 //! After every epoch the trainer writes `OUT` (quantised, when the
@@ -42,12 +44,12 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
         filter: Filter::default(),
         target: Target {
             lambda: 0.25,
-            scale: 400.0,
+            scale: 210.0,
         },
         shape: Shape {
             activation: Activation::SCReLU,
             residual: false,
-            scale: 400.0,
+            scale: 210.0,
         },
         epochs: 30,
         batch: 16384,
