@@ -3,9 +3,9 @@
 //!
 //! ```text
 //! nnue-train [OPTIONS] FILE...
-//!   --epochs N (30)  --batch N (16384)  --lr X (0.001)  --lr-end X (0.00001)
-//!   --lambda X (0.25)  --scale CP (210)  --activation crelu|screlu (screlu)
-//!   --decay X (0.01)  --mirror  --residual  --hold-out N (50)  --seed S (1)
+//!   --epochs N (20)  --batch N (512)  --lr X (0.002)  --lr-end X (0.00001)
+//!   --lambda X (0)  --scale CP (210)  --activation crelu|screlu (screlu)
+//!   --decay X (0.1)  --mirror  --residual  --hold-out N (50)  --seed S (1)
 //!   --threads T  --out FILE (castella.nnue)  --resume  --baseline NET
 //!   --skip-plies N (8)  --max-score N (10000)  --keep-noisy  --keep-check
 //! ```
@@ -17,7 +17,10 @@
 //! The network's output goes through the same `σ(cp / scale)`, so it
 //! learns centipawns on the search's scale; the default scale is what
 //! `data scale` fits on Castella's own games (about 210), so the result
-//! and the score agree. Games whose index is a
+//! and the score agree. The other defaults are the best of round 10
+//! (bench/tools/README.md) on 1.4 million positions: small batches, and
+//! the scores alone (lambda 0), as results are too noisy a label for
+//! that little data. Games whose index is a
 //! multiple of `--hold-out` are held out to validate on.
 //!
 //! After every epoch the trainer writes `OUT` (quantised, when the
@@ -43,7 +46,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
         files: Vec::new(),
         filter: Filter::default(),
         target: Target {
-            lambda: 0.25,
+            lambda: 0.0,
             scale: 210.0,
         },
         shape: Shape {
@@ -51,11 +54,11 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             residual: false,
             scale: 210.0,
         },
-        epochs: 30,
-        batch: 16384,
-        lr: 0.001,
+        epochs: 20,
+        batch: 512,
+        lr: 0.002,
         lr_end: 0.00001,
-        decay: 0.01,
+        decay: 0.1,
         mirror: false,
         hold_out_every: 50,
         seed: 1,
