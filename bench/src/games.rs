@@ -45,6 +45,14 @@ impl Outcome {
         self as u8 as f32 / 2.0
     }
 
+    /// `color`'s score: 0, 0.5 or 1.
+    pub fn score_for(self, color: Color) -> f32 {
+        match color {
+            Color::White => self.white_score(),
+            Color::Black => 1.0 - self.white_score(),
+        }
+    }
+
     /// A win for `color`.
     pub fn win_for(color: Color) -> Outcome {
         match color {

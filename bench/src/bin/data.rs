@@ -21,7 +21,7 @@
 //! saying where; a file that is not a game file is an error.
 
 use castella_bench::filter::Filter;
-use castella_bench::games::{self, Game, Outcome, Termination};
+use castella_bench::games::{self, Game, Outcome, Scored, Termination};
 use castella_movegen::Color;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -262,6 +262,23 @@ fn dump(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// Calls `f` with every position of `args`'s files that passes the filter
+/// and scores within ±4000 (beyond that the game is decided and says
+/// nothing about a model of it), and its game's result for the side to
+/// move (1, 0.5 or 0): what `wdl` and `scale` fit.
+fn for_each_fit_position(args: &Args, mut f: impl FnMut(&Scored, f32)) -> Result<(), String> {
+    for (_, games) in load(&args.files)? {
+        for g in &games {
+            g.for_each_position(|s| {
+                if args.filter.accepts(&s) && s.score.abs() <= 4000 {
+                    f(&s, g.outcome.score_for(s.pos.side_to_move()));
+                }
+            })?;
+        }
+    }
+    Ok(())
+}
+
 /// Fits the win-rate model of `castella_engine::value` to the games:
 /// `P(win) = σ((v − a) / b)`, `P(loss) = σ((−v − a) / b)`, with `a` and
 /// `b` quadratic in the material `m / 58` (pawns 1, minors 3, rooks 5,
@@ -272,26 +289,16 @@ fn wdl_fit(args: &Args) -> Result<(), String> {
     use castella_engine::value::wdl_material;
     // (score for the side to move, material, outcome: 1 win, 0 draw, -1 loss)
     let mut points: Vec<(f64, f64, i8)> = Vec::new();
-    for (_, games) in load(&args.files)? {
-        for g in &games {
-            let white = g.outcome.white_score();
-            g.for_each_position(|s| {
-                if !args.filter.accepts(&s) || s.score.abs() > 4000 {
-                    return;
-                }
-                let stm_white = s.pos.side_to_move() == Color::White;
-                let r = if stm_white { white } else { 1.0 - white };
-                let o = if r > 0.75 {
-                    1
-                } else if r < 0.25 {
-                    -1
-                } else {
-                    0
-                };
-                points.push((s.score as f64, wdl_material(&s.pos) as f64 / 58.0, o));
-            })?;
-        }
-    }
+    for_each_fit_position(args, |s, r| {
+        let o = if r > 0.75 {
+            1
+        } else if r < 0.25 {
+            -1
+        } else {
+            0
+        };
+        points.push((s.score as f64, wdl_material(&s.pos) as f64 / 58.0, o));
+    })?;
     if points.len() < 1000 {
         return Err(format!("too few positions to fit ({})", points.len()));
     }
@@ -389,27 +396,14 @@ fn scale_fit(args: &Args) -> Result<(), String> {
     // Weighted points: (score to 4 cp, result in halves) -> count.
     let mut bins: std::collections::HashMap<(i32, u8), f64> = Default::default();
     let mut total = 0usize;
-    for (_, games) in load(&args.files)? {
-        for g in &games {
-            let white = g.outcome.white_score();
-            g.for_each_position(|s| {
-                if !args.filter.accepts(&s) || s.score.abs() > 4000 {
-                    return;
-                }
-                let r = if s.pos.side_to_move() == Color::White {
-                    white
-                } else {
-                    1.0 - white
-                };
-                let key = (
-                    (s.score as f64 / 4.0).round() as i32,
-                    (r * 2.0).round() as u8,
-                );
-                *bins.entry(key).or_default() += 1.0;
-                total += 1;
-            })?;
-        }
-    }
+    for_each_fit_position(args, |s, r| {
+        let key = (
+            (s.score as f64 / 4.0).round() as i32,
+            (r * 2.0).round() as u8,
+        );
+        *bins.entry(key).or_default() += 1.0;
+        total += 1;
+    })?;
     if total < 1000 {
         return Err(format!("too few positions to fit ({total})"));
     }
