@@ -81,11 +81,11 @@ fn bench_network(c: &mut Criterion) {
         group.bench_function(format!("update-{name}-{}", kernels.name()), |b| {
             b.iter(|| {
                 net.update(black_box(&parent), black_box(&delta), &mut acc);
-                net.output(&acc, child.side_to_move())
+                net.output(&acc, &child)
             })
         });
         group.bench_function(format!("output-{name}-{}", kernels.name()), |b| {
-            b.iter(|| net.output(black_box(&parent), child.side_to_move()))
+            b.iter(|| net.output(black_box(&parent), &child))
         });
     }
     group.finish();

@@ -77,7 +77,7 @@ impl Accumulators {
             self.sums[ply] = net.refresh(pos);
             self.valid[ply] = true;
         }
-        net.output(&self.sums[ply], pos.side_to_move())
+        net.output(&self.sums[ply], pos)
             .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }

@@ -5,7 +5,7 @@
 //! nnue-train [OPTIONS] FILE...
 //!   --epochs N (20)  --batch N (512)  --lr X (0.002)  --lr-end X (0.00001)
 //!   --lambda X (0)  --scale CP (210)  --activation crelu|screlu (screlu)
-//!   --decay X (0.1)  --mirror  --residual  --hold-out N (50)  --seed S (1)
+//!   --buckets N (1)  --decay X (0.1)  --mirror  --residual  --hold-out N (50)  --seed S (1)
 //!   --threads T  --out FILE (castella.nnue)  --resume  --baseline NET
 //!   --skip-plies N (8)  --max-score N (10000)  --keep-noisy  --keep-check
 //! ```
@@ -28,6 +28,8 @@
 //! float state); `--resume` goes on from that checkpoint with the same
 //! options. With `--residual` the network learns a correction to the
 //! hand-written evaluation instead of an evaluation of its own.
+//! `--buckets N` splits the output neuron into N material buckets (by the
+//! number of pieces on the board).
 //! `--baseline NET` (repeatable) first prints the validation error of the
 //! whole evaluation with that network, for comparison.
 
@@ -35,9 +37,10 @@ use castella_bench::filter::Filter;
 use castella_bench::train::model::{Activation, Shape};
 use castella_bench::train::sample::Target;
 use castella_bench::train::{self, Config};
+use castella_eval::nnue::MAX_BUCKETS;
 
 const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
-[--lambda X] [--scale CP] [--activation crelu|screlu] [--decay X] [--mirror] [--residual] \
+[--lambda X] [--scale CP] [--activation crelu|screlu] [--buckets N] [--decay X] [--mirror] [--residual] \
 [--hold-out N] [--seed S] [--threads T] [--out FILE] [--resume] [--baseline NET] [--skip-plies N] \
 [--max-score N] [--keep-noisy] [--keep-check] FILE...";
 
@@ -53,6 +56,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             activation: Activation::SCReLU,
             residual: false,
             scale: 210.0,
+            buckets: 1,
         },
         epochs: 20,
         batch: 512,
@@ -88,6 +92,12 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
                     "crelu" => Activation::CReLU,
                     "screlu" => Activation::SCReLU,
                     v => return Err(format!("unknown activation '{v}'")),
+                }
+            }
+            "--buckets" => {
+                c.shape.buckets = num(&flag, value()?)?;
+                if !(1..=MAX_BUCKETS).contains(&c.shape.buckets) {
+                    return Err(format!("--buckets must be within 1..{MAX_BUCKETS}"));
                 }
             }
             "--decay" => c.decay = num(&flag, value()?)?,

@@ -5,18 +5,22 @@
 //! move's view and once from the other side's (the board flipped top to
 //! bottom and the colours swapped). The two halves pass a clipped ReLU and
 //! one output neuron reads both, side to move first. The activation is a
-//! clipped ReLU, or its square (SCReLU) when the file says so. Chess960 needs no
-//! special inputs: where the pieces stand is all the network sees.
+//! clipped ReLU, or its square (SCReLU) when the file says so. The output
+//! neuron may come in material buckets: one per range of piece counts, so
+//! that the middlegame and the endgame read the hidden layer differently.
+//! Chess960 needs no special inputs: where the pieces stand is all the
+//! network sees.
 //!
 //! Weights are trained in floating point by `bench`'s `nnue-train` and
 //! stored quantised: the hidden layer in units of 1/[`QA`], the output
 //! weights in units of 1/[`QB`]. The file format (little-endian) is the
 //! magic `CSNN`, the hidden size as a `u32`, flags as a `u32` (bit 0: the
 //! network is a correction added to the hand-written evaluation rather
-//! than an evaluation of its own; bit 1: SCReLU), then the hidden weights
-//! (`i16`, input-major), the hidden biases (`i16`), the output weights
-//! (`i16`, side to move's half first) and the output bias (`i32`, in units
-//! of 1/(QA·QB)).
+//! than an evaluation of its own; bit 1: SCReLU; bit 2: output buckets),
+//! the number of output buckets as a `u32` when bit 2 is set (one
+//! otherwise), then the hidden weights (`i16`, input-major), the hidden
+//! biases (`i16`), each bucket's output weights (`i16`, side to move's half
+//! first) and each bucket's output bias (`i32`, in units of 1/(QA·QB)).
 
 pub mod simd;
 
@@ -35,6 +39,16 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 /// The most active inputs a legal position can have (one per piece).
 pub const MAX_ACTIVE: usize = 32;
+/// The most output buckets a network file may have.
+pub const MAX_BUCKETS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces (kings included)
+/// in a network with `buckets` of them: equal ranges of piece counts from
+/// 2 to 32, fewest pieces first.
+#[inline(always)]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) * buckets / 31).min(buckets - 1)
+}
 
 const MAGIC: &[u8; 4] = b"CSNN";
 
@@ -130,8 +144,9 @@ fn pair(color: Color, piece: Piece, sq: Square) -> (u16, u16) {
 pub struct Network {
     hidden_weights: Box<[[i16; HIDDEN]; INPUTS]>,
     hidden_bias: [i16; HIDDEN],
-    output_weights: [[i16; HIDDEN]; 2],
-    output_bias: i32,
+    output_weights: [[[i16; HIDDEN]; 2]; MAX_BUCKETS],
+    output_bias: [i32; MAX_BUCKETS],
+    buckets: usize,
     residual: bool,
     squared: bool,
     kernels: Kernels,
@@ -141,6 +156,9 @@ pub struct Network {
 pub const RESIDUAL: u32 = 1;
 /// Flag bit: the activation is the squared clipped ReLU (SCReLU).
 pub const SCRELU: u32 = 2;
+/// Flag bit: the output neuron comes in material buckets (their number
+/// follows the flags).
+pub const BUCKETS: u32 = 4;
 
 // With SCReLU every product clamp(a)² · w is at most QA² · 128 (the loader
 // refuses larger weights), and the output sums 2·HIDDEN of them: the sum
@@ -184,14 +202,25 @@ impl Network {
             ));
         }
         let flags = u32::from_le_bytes(r.take()?);
-        if flags & !(RESIDUAL | SCRELU) != 0 {
+        if flags & !(RESIDUAL | SCRELU | BUCKETS) != 0 {
             return Err(format!("unknown network flags {flags:#x}"));
+        }
+        let buckets = if flags & BUCKETS != 0 {
+            u32::from_le_bytes(r.take()?) as usize
+        } else {
+            1
+        };
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "the network has {buckets} output buckets; this build reads 1 to {MAX_BUCKETS}"
+            ));
         }
         let mut net = Network {
             hidden_weights: Box::new([[0; HIDDEN]; INPUTS]),
             hidden_bias: [0; HIDDEN],
-            output_weights: [[0; HIDDEN]; 2],
-            output_bias: 0,
+            output_weights: [[[0; HIDDEN]; 2]; MAX_BUCKETS],
+            output_bias: [0; MAX_BUCKETS],
+            buckets,
             residual: flags & RESIDUAL != 0,
             squared: flags & SCRELU != 0,
             kernels: Kernels::detect(),
@@ -200,16 +229,19 @@ impl Network {
             r.i16s(row)?;
         }
         r.i16s(&mut net.hidden_bias)?;
-        for half in &mut net.output_weights {
+        for half in net.output_weights[..buckets].iter_mut().flatten() {
             r.i16s(half)?;
         }
-        net.output_bias = i32::from_le_bytes(r.take()?);
+        for bias in &mut net.output_bias[..buckets] {
+            *bias = i32::from_le_bytes(r.take()?);
+        }
         if !r.0.is_empty() {
             return Err("the network file has trailing bytes".into());
         }
         let too_large = net
             .output_weights
             .iter()
+            .flatten()
             .flatten()
             .any(|w| w.abs() > MAX_SQUARED_WEIGHT);
         if net.squared && too_large {
@@ -222,8 +254,12 @@ impl Network {
 
     /// A short description: size, activation, and what the output is.
     pub fn describe(&self) -> String {
+        let output = match self.buckets {
+            1 => "1".to_string(),
+            n => format!("1 x {n} buckets"),
+        };
         format!(
-            "(768 -> {HIDDEN}) x 2 -> 1, {}, {}",
+            "(768 -> {HIDDEN}) x 2 -> {output}, {}, {}",
             if self.squared { "SCReLU" } else { "CReLU" },
             if self.residual {
                 "a correction to the hand-written evaluation"
@@ -243,7 +279,7 @@ impl Network {
     /// move's view, computed from scratch.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.output(&self.refresh(pos), pos.side_to_move())
+        self.output(&self.refresh(pos), pos)
     }
 
     /// The network's output for `pos` with the piece on `sq` taken off,
@@ -253,7 +289,7 @@ impl Network {
     pub fn evaluate_without(&self, pos: &Position, sq: Square) -> i32 {
         let acc = self.refresh(pos);
         let (Some(color), Some(piece)) = (pos.color_on(sq), pos.piece_on(sq)) else {
-            return self.output(&acc, pos.side_to_move());
+            return self.output(&acc, pos);
         };
         let (w, b) = pair(color, piece, sq);
         let mut out = Accumulator::default();
@@ -262,7 +298,8 @@ impl Network {
             self.kernels
                 .update(&mut out.0[view], &acc.0[view], &[row], &[]);
         }
-        self.output(&out, pos.side_to_move())
+        let pieces = pos.occupied().count() as usize - 1;
+        self.output_with(&out, pos.side_to_move(), pieces)
     }
 
     /// The hidden sums of `pos`, computed from scratch.
@@ -311,10 +348,19 @@ impl Network {
         }
     }
 
-    /// The evaluation in centipawns, for `stm` to move, of the position
-    /// whose hidden sums are `acc`.
+    /// The evaluation in centipawns of `pos`, whose hidden sums are `acc`,
+    /// from the side to move's view.
     #[inline]
-    pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
+    pub fn output(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        self.output_with(acc, pos.side_to_move(), pos.occupied().count() as usize)
+    }
+
+    /// The evaluation in centipawns, for `stm` to move, of a position with
+    /// `pieces` pieces whose hidden sums are `acc`.
+    #[inline]
+    fn output_with(&self, acc: &Accumulator, stm: Color, pieces: usize) -> i32 {
+        let bucket = output_bucket(pieces, self.buckets);
+        let weights = &self.output_weights[bucket];
         let [white, black] = &acc.0;
         let (us, them) = match stm {
             Color::White => (white, black),
@@ -322,17 +368,15 @@ impl Network {
         };
         let k = self.kernels;
         let sq = self.squared;
-        let mut sum = k.dot(us, &self.output_weights[0], sq).wrapping_add(k.dot(
-            them,
-            &self.output_weights[1],
-            sq,
-        ));
+        let mut sum = k
+            .dot(us, &weights[0], sq)
+            .wrapping_add(k.dot(them, &weights[1], sq));
         if sq {
             // Products in units of QA² · QB, brought back to QA · QB.
             sum /= QA;
         }
         // In i64: a file's extreme weights must not overflow here.
-        ((sum as i64 + self.output_bias as i64) * SCALE as i64 / (QA * QB) as i64) as i32
+        ((sum as i64 + self.output_bias[bucket] as i64) * SCALE as i64 / (QA * QB) as i64) as i32
     }
 
     /// Which kernels evaluate this network (see [`simd::Kernels`]).
@@ -358,6 +402,20 @@ mod tests {
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         "4k3/8/8/8/8/8/8/R3K3 b - - 0 1",
     ];
+
+    #[test]
+    fn output_buckets_split_the_piece_counts_evenly() {
+        assert_eq!(output_bucket(32, 1), 0);
+        assert_eq!(output_bucket(2, 8), 0);
+        assert_eq!(output_bucket(32, 8), 7);
+        let sizes: Vec<usize> = (0..8)
+            .map(|b| (2..=32).filter(|&n| output_bucket(n, 8) == b).count())
+            .collect();
+        assert_eq!(sizes, [4, 4, 4, 4, 4, 4, 4, 3]);
+        for n in 3..=32 {
+            assert!(output_bucket(n, 8) >= output_bucket(n - 1, 8));
+        }
+    }
 
     #[test]
     fn the_embedded_network_loads() {
@@ -399,7 +457,7 @@ mod tests {
                     let mut a = Accumulator::default();
                     net.update(&net.refresh(&pos), &Delta::between(&pos, &child), &mut a);
                     assert_eq!(
-                        net.output(&a, child.side_to_move()),
+                        net.output(&a, &child),
                         portable.evaluate(&child),
                         "{k:?} {fen} {mv:?}"
                     );
@@ -434,8 +492,12 @@ mod tests {
         other_size[4] ^= 1;
         assert!(err(&other_size).contains("hidden neurons"));
         let mut flags = good.to_vec();
-        flags[8] |= 4;
+        flags[8] |= 8;
         assert!(err(&flags).contains("flags"));
+        let mut buckets = good.to_vec();
+        buckets[8] |= BUCKETS as u8;
+        buckets.splice(12..12, 9u32.to_le_bytes());
+        assert!(err(&buckets).contains("output buckets"));
         // As SCReLU, an output weight too large for the SIMD products.
         let mut squared = good.to_vec();
         squared[8] |= SCRELU as u8;
