@@ -209,7 +209,7 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Scored;
+    use crate::games::{Outcome, Scored};
     use crate::train::sample::Target;
     use castella_eval::nnue::Network;
     use castella_movegen::Position;
@@ -258,7 +258,7 @@ mod tests {
                 score: 0,
                 ply: 0,
             };
-            let sample = Sample::new(&s, 0.5, target, false).unwrap();
+            let sample = Sample::new(&s, Outcome::Draw, target, false).unwrap();
             let float = output_cp(p, &sample, shape);
             largest = largest.max((float - net.evaluate(&pos) as f32).abs());
         }

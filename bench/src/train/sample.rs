@@ -2,7 +2,7 @@
 //! and a target.
 
 use crate::filter::Filter;
-use crate::games::{self, Scored};
+use crate::games::{self, Outcome, Scored};
 use castella_eval::nnue::{for_each_feature, MAX_ACTIVE, SCALE};
 use castella_movegen::Color;
 use rayon::prelude::*;
@@ -38,15 +38,11 @@ impl Target {
 }
 
 impl Sample {
-    /// The sample of `s`, whose game White scored `white_result` (0, 0.5
-    /// or 1) in; `None` for a position with more pieces than inputs allow.
-    pub fn new(s: &Scored, white_result: f32, target: Target, residual: bool) -> Option<Sample> {
+    /// The sample of `s`, from a game that ended in `outcome`; `None` for a
+    /// position with more pieces than inputs allow.
+    pub fn new(s: &Scored, outcome: Outcome, target: Target, residual: bool) -> Option<Sample> {
         let black = s.pos.side_to_move() == Color::Black;
-        let result = if black {
-            1.0 - white_result
-        } else {
-            white_result
-        };
+        let result = outcome.score_for(s.pos.side_to_move());
         let mut sample = Sample {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
@@ -98,11 +94,10 @@ pub fn load(
             .par_iter()
             .map(|g| {
                 let mut v = Vec::new();
-                let result = g.outcome.white_score();
                 // The reader replayed every game already: it cannot fail.
                 let _ = g.for_each_position(|s| {
                     if filter.accepts(&s) {
-                        v.extend(Sample::new(&s, result, target, residual));
+                        v.extend(Sample::new(&s, g.outcome, target, residual));
                     }
                 });
                 (g.index % hold_out_every.max(1) == 0, v)
@@ -137,17 +132,11 @@ pub fn baseline_error(
             .iter()
             .filter(|g| g.index % hold_out_every.max(1) == 0);
         for g in held_out {
-            let white_result = g.outcome.white_score();
             let _ = g.for_each_position(|s| {
                 if !filter.accepts(&s) {
                     return;
                 }
-                let black = s.pos.side_to_move() == Color::Black;
-                let result = if black {
-                    1.0 - white_result
-                } else {
-                    white_result
-                };
+                let result = g.outcome.score_for(s.pos.side_to_move());
                 let t =
                     target.lambda * result + (1.0 - target.lambda) * target.sigmoid(s.score as f32);
                 let eval = castella_eval::static_eval_with(net, &s.pos) as f32;
