@@ -6,7 +6,8 @@
 //!   --epochs N (20)  --batch N (512)  --lr X (0.002)  --lr-end X (0.00001)
 //!   --lambda X (0)  --scale CP (210)  --activation crelu|screlu (screlu)
 //!   --buckets N (1)  --decay X (0.1)  --mirror  --residual  --hold-out N (50)  --seed S (1)
-//!   --threads T  --out FILE (castella.nnue)  --resume  --baseline NET
+//!   --threads T  --out FILE (castella.nnue)  --resume  --init CKPT
+//!   --teacher  --children N (0)  --baseline NET
 //!   --skip-plies N (8)  --max-score N (10000)  --keep-noisy  --keep-check
 //! ```
 //!
@@ -28,6 +29,13 @@
 //! float state); `--resume` goes on from that checkpoint with the same
 //! options. With `--residual` the network learns a correction to the
 //! hand-written evaluation instead of an evaluation of its own.
+//! `--teacher` labels every position with the static evaluation this
+//! build embeds instead of its search score (distillation: the
+//! hand-written evaluation seeding the first network), and `--children N`
+//! adds up to N positions a random move after each training position,
+//! which only the teacher can label. `--init CKPT` starts from a
+//! checkpoint's weights, for example to fine-tune a distilled network on
+//! search scores.
 //! `--buckets N` splits the output neuron into N material buckets (by the
 //! number of pieces on the board).
 //! `--baseline NET` (repeatable) first prints the validation error of the
@@ -41,7 +49,8 @@ use castella_eval::nnue::MAX_BUCKETS;
 
 const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
 [--lambda X] [--scale CP] [--activation crelu|screlu] [--buckets N] [--decay X] [--mirror] [--residual] \
-[--hold-out N] [--seed S] [--threads T] [--out FILE] [--resume] [--baseline NET] [--skip-plies N] \
+[--hold-out N] [--seed S] [--threads T] [--out FILE] [--resume] [--init CKPT] [--teacher] \
+[--children N] [--baseline NET] [--skip-plies N] \
 [--max-score N] [--keep-noisy] [--keep-check] FILE...";
 
 fn parse_args() -> Result<(Config, Option<usize>), String> {
@@ -51,6 +60,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
         target: Target {
             lambda: 0.0,
             scale: 210.0,
+            teacher: false,
         },
         shape: Shape {
             activation: Activation::SCReLU,
@@ -68,6 +78,8 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
         seed: 1,
         out: "castella.nnue".into(),
         resume: false,
+        init: None,
+        children: 0,
         baselines: Vec::new(),
     };
     let mut threads = None;
@@ -108,6 +120,9 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             "--threads" => threads = Some(num(&flag, value()?)?),
             "--out" => c.out = value()?.into(),
             "--resume" => c.resume = true,
+            "--init" => c.init = Some(value()?.into()),
+            "--teacher" => c.target.teacher = true,
+            "--children" => c.children = num(&flag, value()?)?,
             "--baseline" => c.baselines.push(value()?.into()),
             "-h" | "--help" => return Err(USAGE.into()),
             f if f.starts_with("--") => {

@@ -41,6 +41,12 @@ pub struct Config {
     pub out: PathBuf,
     /// Go on from `out` + `.ckpt`, written after every epoch.
     pub resume: bool,
+    /// Start from this checkpoint's parameters (with a fresh optimiser
+    /// and schedule): to fine-tune a distilled network on search scores.
+    pub init: Option<PathBuf>,
+    /// With a teacher, random children per training position (see
+    /// `sample::load`).
+    pub children: u32,
     /// Network files whose whole evaluation's validation error is printed
     /// first, to compare with.
     pub baselines: Vec<PathBuf>,
@@ -70,6 +76,7 @@ pub fn run(c: &Config) -> Result<(), String> {
         c.target,
         c.shape.residual,
         c.hold_out_every,
+        c.children,
     )?;
     if train.len() < 100 || valid.is_empty() {
         return Err(format!(
@@ -110,11 +117,15 @@ pub fn run(c: &Config) -> Result<(), String> {
         eprintln!("resuming after epoch {} ({} steps)", ck.epoch, ck.steps);
         ck
     } else {
+        let params = match &c.init {
+            Some(path) => Checkpoint::load(path)?.params,
+            None => model::init(&mut rng, c.shape.residual),
+        };
         Checkpoint {
             epoch: 0,
             steps: 0,
             best: f64::INFINITY,
-            params: model::init(&mut rng, c.shape.residual),
+            params,
             m: vec![0.0; PARAMS],
             v: vec![0.0; PARAMS],
         }

@@ -242,6 +242,7 @@ mod tests {
         let target = Target {
             lambda: 0.0,
             scale: 400.0,
+            teacher: false,
         };
         let mut largest = 0f32;
         for fen in [

@@ -4,7 +4,10 @@
 use crate::filter::Filter;
 use crate::games::{self, Outcome, Scored};
 use castella_eval::nnue::{for_each_feature, MAX_ACTIVE, SCALE};
-use castella_movegen::Color;
+use castella_movegen::{Color, Position};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -28,6 +31,11 @@ pub struct Target {
     /// Centipawns per unit of the logistic: the network's output goes
     /// through the same `σ(cp / scale)`, so it learns the score's scale.
     pub scale: f32,
+    /// Score each position with the static evaluation this build embeds
+    /// (the hand-written one plus its network) instead of the search's
+    /// score: distillation, to seed a first network from the evaluation it
+    /// replaces, which can label any position, not only those played.
+    pub teacher: bool,
 }
 
 impl Target {
@@ -41,22 +49,39 @@ impl Sample {
     /// The sample of `s`, from a game that ended in `outcome`; `None` for a
     /// position with more pieces than inputs allow.
     pub fn new(s: &Scored, outcome: Outcome, target: Target, residual: bool) -> Option<Sample> {
-        let black = s.pos.side_to_move() == Color::Black;
-        let result = outcome.score_for(s.pos.side_to_move());
+        Sample::at(&s.pos, s.score as i32, outcome, target, residual)
+    }
+
+    /// The sample of `pos`, whose search score was `score` (unused with a
+    /// teacher), from a game that ended in `outcome`.
+    fn at(
+        pos: &Position,
+        score: i32,
+        outcome: Outcome,
+        target: Target,
+        residual: bool,
+    ) -> Option<Sample> {
+        let black = pos.side_to_move() == Color::Black;
+        let result = outcome.score_for(pos.side_to_move());
+        let score = if target.teacher {
+            castella_eval::static_eval(pos)
+        } else {
+            score
+        };
         let mut sample = Sample {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
             count: 0,
-            target: target.lambda * result + (1.0 - target.lambda) * target.sigmoid(s.score as f32),
+            target: target.lambda * result + (1.0 - target.lambda) * target.sigmoid(score as f32),
             hce: if residual {
-                castella_eval::evaluate(&s.pos) as f32 / SCALE as f32
+                castella_eval::evaluate(pos) as f32 / SCALE as f32
             } else {
                 0.0
             },
         };
         let mut n = 0;
         let mut fits = true;
-        for_each_feature(&s.pos, |w, b| {
+        for_each_feature(pos, |w, b| {
             if n == MAX_ACTIVE {
                 fits = false;
                 return;
@@ -74,13 +99,16 @@ impl Sample {
 /// The samples of `files` that pass `filter`: training samples, and
 /// validation samples from the held-out games (every game whose index is a
 /// multiple of `hold_out_every`), so that no position of a validation game
-/// is trained on.
+/// is trained on. With a teacher (`target.teacher`), each training
+/// position also brings up to `children` positions one random legal move
+/// later (not in check), which only the teacher can label.
 pub fn load(
     files: &[String],
     filter: &Filter,
     target: Target,
     residual: bool,
     hold_out_every: u32,
+    children: u32,
 ) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let mut train = Vec::new();
     let mut valid = Vec::new();
@@ -94,13 +122,22 @@ pub fn load(
             .par_iter()
             .map(|g| {
                 let mut v = Vec::new();
+                let held_out = g.index % hold_out_every.max(1) == 0;
+                let children = if target.teacher && !held_out {
+                    children
+                } else {
+                    0
+                };
                 // The reader replayed every game already: it cannot fail.
                 let _ = g.for_each_position(|s| {
                     if filter.accepts(&s) {
                         v.extend(Sample::new(&s, g.outcome, target, residual));
+                        for child in random_children(&s, g.index, children) {
+                            v.extend(Sample::at(&child, 0, g.outcome, target, residual));
+                        }
                     }
                 });
-                (g.index % hold_out_every.max(1) == 0, v)
+                (held_out, v)
             })
             .collect();
         for (held_out, samples) in per_game {
@@ -112,6 +149,22 @@ pub fn load(
         }
     }
     Ok((train, valid))
+}
+
+/// Up to `n` distinct positions one random legal move after `s` (the
+/// same ones for the same game and ply), leaving out any in check.
+fn random_children(s: &Scored, game: u32, n: u32) -> Vec<Position> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let moves = s.pos.legal_moves();
+    let mut rng = StdRng::seed_from_u64(((game as u64) << 16) ^ s.ply as u64);
+    moves
+        .as_slice()
+        .choose_multiple(&mut rng, n as usize)
+        .map(|&mv| s.pos.play(mv))
+        .filter(|child| !child.in_check())
+        .collect()
 }
 
 /// The mean squared error, on the held-out games of `files`, of a whole
@@ -147,4 +200,35 @@ pub fn baseline_error(
         }
     }
     Ok(sum / n.max(1) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Children are distinct positions a legal move away, never in check,
+    /// and the same ones every time for the same game and ply.
+    #[test]
+    fn random_children_are_legal_quiet_and_repeatable() {
+        let pos =
+            Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
+                .unwrap();
+        let s = Scored {
+            pos,
+            mv: pos.legal_moves()[0],
+            score: 0,
+            ply: 12,
+        };
+        let children = random_children(&s, 7, 4);
+        assert!(!children.is_empty() && children.len() <= 4);
+        let reachable: Vec<Position> = pos.legal_moves().iter().map(|&m| pos.play(m)).collect();
+        for (i, c) in children.iter().enumerate() {
+            assert!(!c.in_check());
+            assert!(reachable.contains(c));
+            assert!(!children[..i].contains(c));
+        }
+        assert_eq!(children, random_children(&s, 7, 4));
+        assert_ne!(children, random_children(&s, 8, 4));
+        assert!(random_children(&s, 7, 0).is_empty());
+    }
 }
