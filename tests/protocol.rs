@@ -947,12 +947,20 @@ fn evalfile_good_malformed_and_missing() {
         "/../eval/nets/castella.nnue"
     ))
     .unwrap();
-    // The same network with its output bias raised by one output unit:
-    // every evaluation moves by the same amount.
+    // The same network with its output biases (one per output bucket,
+    // the file's last bytes) raised by one output unit: every evaluation
+    // moves by the same amount.
     let mut shifted = embedded.clone();
     let n = shifted.len();
-    let bias = i32::from_le_bytes(shifted[n - 4..].try_into().unwrap()) + 255 * 64;
-    shifted[n - 4..].copy_from_slice(&bias.to_le_bytes());
+    let buckets = if embedded[8] & 4 != 0 {
+        u32::from_le_bytes(embedded[12..16].try_into().unwrap()) as usize
+    } else {
+        1
+    };
+    for at in (n - 4 * buckets..n).step_by(4) {
+        let bias = i32::from_le_bytes(shifted[at..at + 4].try_into().unwrap()) + 255 * 64;
+        shifted[at..at + 4].copy_from_slice(&bias.to_le_bytes());
+    }
     let good = dir.join("shifted.nnue");
     std::fs::write(&good, &shifted).unwrap();
     let bad = dir.join("bad.nnue");

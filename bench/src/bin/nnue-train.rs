@@ -34,8 +34,8 @@
 //! hand-written evaluation seeding the first network), and `--children N`
 //! adds up to N positions a random move after each training position,
 //! which only the teacher can label. `--init CKPT` starts from a
-//! checkpoint's weights, for example to fine-tune a distilled network on
-//! search scores.
+//! checkpoint's weights (or a `.nnue` file's), for example to fine-tune a
+//! distilled network on search scores, or the shipped one on new games.
 //! `--buckets N` splits the output neuron into N material buckets (by the
 //! number of pieces on the board).
 //! `--baseline NET` (repeatable) first prints the validation error of the

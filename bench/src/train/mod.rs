@@ -41,8 +41,10 @@ pub struct Config {
     pub out: PathBuf,
     /// Go on from `out` + `.ckpt`, written after every epoch.
     pub resume: bool,
-    /// Start from this checkpoint's parameters (with a fresh optimiser
-    /// and schedule): to fine-tune a distilled network on search scores.
+    /// Start from this checkpoint's parameters, or a network file's
+    /// (`.nnue`, read back from its quantised weights), with a fresh
+    /// optimiser and schedule: to fine-tune a distilled network on search
+    /// scores, or the shipped network on new games.
     pub init: Option<PathBuf>,
     /// With a teacher, random children per training position (see
     /// `sample::load`).
@@ -118,6 +120,11 @@ pub fn run(c: &Config) -> Result<(), String> {
         ck
     } else {
         let params = match &c.init {
+            Some(path) if path.extension().is_some_and(|e| e == "nnue") => {
+                let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                model::dequantise(&bytes, &c.shape)
+                    .map_err(|e| format!("{}: {e}", path.display()))?
+            }
             Some(path) => Checkpoint::load(path)?.params,
             None => model::init(&mut rng, c.shape.residual),
         };

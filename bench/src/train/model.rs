@@ -206,6 +206,38 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
     bytes
 }
 
+/// The float parameters a quantised network file holds, to fine-tune it
+/// (`nnue-train --init NET`); its shape must be `shape`'s.
+pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
+    // Let the engine's reader check the file first.
+    castella_eval::nnue::Network::from_bytes(bytes)?;
+    let expected = quantise(&vec![0.0; PARAMS], shape);
+    let header = if shape.buckets > 1 { 16 } else { 12 };
+    if bytes.len() != expected.len() || bytes[..header] != expected[..header] {
+        return Err(
+            "the network's shape (buckets, activation or residual) differs from the options'"
+                .into(),
+        );
+    }
+    let mut at = header;
+    let mut next = |n: usize| {
+        let v = &bytes[at..at + n];
+        at += n;
+        v
+    };
+    let mut p = vec![0f32; PARAMS];
+    for w in &mut p[W1..W2] {
+        *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / QA as f32;
+    }
+    for w in &mut p[W2..W2 + shape.buckets * 2 * HIDDEN] {
+        *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / QB as f32;
+    }
+    for b in &mut p[B2..B2 + shape.buckets] {
+        *b = i32::from_le_bytes(next(4).try_into().unwrap()) as f32 / (QA * QB) as f32;
+    }
+    Ok(p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,6 +324,21 @@ mod tests {
             let p = random_network(&mut rng, true);
             let d = largest_difference(&p, &shape(activation, buckets));
             assert!(d <= 1.0, "{activation:?} x {buckets}: {d} cp apart");
+        }
+    }
+
+    /// A network file read back into floats and written again is the same
+    /// file; a file of another shape is refused.
+    #[test]
+    fn dequantised_files_round_trip() {
+        let mut rng = StdRng::seed_from_u64(5);
+        for (activation, buckets) in SHAPES {
+            let p = random_network(&mut rng, false);
+            let bytes = quantise(&p, &shape(activation, buckets));
+            let back = dequantise(&bytes, &shape(activation, buckets)).unwrap();
+            assert_eq!(quantise(&back, &shape(activation, buckets)), bytes);
+            let other = if buckets == 1 { 8 } else { 1 };
+            assert!(dequantise(&bytes, &shape(activation, other)).is_err());
         }
     }
 

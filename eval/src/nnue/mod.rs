@@ -501,7 +501,12 @@ mod tests {
         // As SCReLU, an output weight too large for the SIMD products.
         let mut squared = good.to_vec();
         squared[8] |= SCRELU as u8;
-        let first_output = 12 + 2 * (INPUTS * HIDDEN + HIDDEN);
+        let header = if good[8] as u32 & BUCKETS != 0 {
+            16
+        } else {
+            12
+        };
+        let first_output = header + 2 * (INPUTS * HIDDEN + HIDDEN);
         squared[first_output..first_output + 2].copy_from_slice(&200i16.to_le_bytes());
         assert!(err(&squared).contains("output weights"));
     }
