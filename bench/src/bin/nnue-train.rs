@@ -5,7 +5,7 @@
 //! nnue-train [OPTIONS] FILE...
 //!   --epochs N (20)  --batch N (512)  --lr X (0.002)  --lr-end X (0.00001)
 //!   --lambda X (0)  --scale CP (210)  --activation crelu|screlu (screlu)
-//!   --buckets N (1)  --decay X (0.1)  --mirror  --residual  --hold-out N (50)  --seed S (1)
+//!   --buckets N (1)  --fine-output  --decay X (0.1)  --mirror  --residual  --hold-out N (50)  --seed S (1)
 //!   --threads T  --out FILE (castella.nnue)  --resume  --init CKPT
 //!   --teacher  --children N (0)  --baseline NET
 //!   --skip-plies N (8)  --max-score N (10000)  --keep-noisy  --keep-check
@@ -37,7 +37,9 @@
 //! checkpoint's weights (or a `.nnue` file's), for example to fine-tune a
 //! distilled network on search scores, or the shipped one on new games.
 //! `--buckets N` splits the output neuron into N material buckets (by the
-//! number of pieces on the board).
+//! number of pieces on the board). `--fine-output` stores the output
+//! weights twice as finely (units of 1/128, within ±0.99), which most of
+//! the rounding loss comes from.
 //! `--baseline NET` (repeatable) first prints the validation error of the
 //! whole evaluation with that network, for comparison.
 
@@ -48,7 +50,7 @@ use castella_bench::train::{self, Config};
 use castella_eval::nnue::MAX_BUCKETS;
 
 const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
-[--lambda X] [--scale CP] [--activation crelu|screlu] [--buckets N] [--decay X] [--mirror] [--residual] \
+[--lambda X] [--scale CP] [--activation crelu|screlu] [--buckets N] [--fine-output] [--decay X] [--mirror] [--residual] \
 [--hold-out N] [--seed S] [--threads T] [--out FILE] [--resume] [--init CKPT] [--teacher] \
 [--children N] [--baseline NET] [--skip-plies N] \
 [--max-score N] [--keep-noisy] [--keep-check] FILE...";
@@ -67,6 +69,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             residual: false,
             scale: 210.0,
             buckets: 1,
+            fine_output: false,
         },
         epochs: 20,
         batch: 512,
@@ -112,6 +115,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
                     return Err(format!("--buckets must be within 1..{MAX_BUCKETS}"));
                 }
             }
+            "--fine-output" => c.shape.fine_output = true,
             "--decay" => c.decay = num(&flag, value()?)?,
             "--mirror" => c.mirror = true,
             "--residual" => c.shape.residual = true,

@@ -7,7 +7,7 @@ pub mod sample;
 
 use crate::filter::Filter;
 use checkpoint::Checkpoint;
-use model::{Shape, B2, CLIP, PARAMS, W1};
+use model::{Shape, B2, CLIP, PARAMS, W1, W2};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -190,8 +190,12 @@ pub fn run(c: &Config) -> Result<(), String> {
                 *v = beta2 * *v + (1.0 - beta2) * g * g;
                 *p -= lr * ((*m / c1) / ((*v / c2).sqrt() + eps) + c.decay * *p);
             }
-            for w in &mut state.params[W1..B2] {
+            for w in &mut state.params[W1..W2] {
                 *w = w.clamp(-CLIP, CLIP);
+            }
+            let clip = c.shape.output_clip();
+            for w in &mut state.params[W2..B2] {
+                *w = w.clamp(-clip, clip);
             }
         }
         let valid_err = mean_error(&state.params, &valid, &c.shape);

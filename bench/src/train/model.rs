@@ -4,8 +4,8 @@
 
 use super::sample::Sample;
 use castella_eval::nnue::{
-    output_bucket, BUCKETS, HIDDEN, INPUTS, MAX_ACTIVE, MAX_BUCKETS, QA, QB, RESIDUAL, SCALE,
-    SCRELU,
+    output_bucket, BUCKETS, FINE_OUTPUT, HIDDEN, INPUTS, MAX_ACTIVE, MAX_BUCKETS, QA, QB, QB_FINE,
+    RESIDUAL, SCALE, SCRELU,
 };
 use rand::rngs::StdRng;
 use rand::Rng;
@@ -20,7 +20,8 @@ pub const W2: usize = B1 + HIDDEN;
 pub const B2: usize = W2 + MAX_BUCKETS * 2 * HIDDEN;
 pub const PARAMS: usize = B2 + MAX_BUCKETS;
 /// Largest weight magnitude: keeps `i16` hidden sums and output weights
-/// in range once quantised.
+/// in range once quantised (a SCReLU output weight of 1.98 is 127 units
+/// of 1/`QB`; with `QB_FINE` the output weights keep within half of it).
 pub const CLIP: f32 = 1.98;
 
 /// The hidden layer's activation.
@@ -64,12 +65,29 @@ pub struct Shape {
     pub scale: f32,
     /// Output buckets by material, 1 to `MAX_BUCKETS`.
     pub buckets: usize,
+    /// Store the output weights in units of 1/`QB_FINE` (twice as fine,
+    /// within ±0.99) instead of 1/`QB`.
+    pub fine_output: bool,
 }
 
 impl Shape {
     /// The logistic's slope for the raw output (1.0 = `SCALE` cp).
     fn slope(&self) -> f32 {
         SCALE as f32 / self.scale
+    }
+
+    /// What 1.0 of an output weight is stored as.
+    pub fn qb(&self) -> i32 {
+        if self.fine_output {
+            QB_FINE
+        } else {
+            QB
+        }
+    }
+
+    /// The largest output weight the file can hold.
+    pub fn output_clip(&self) -> f32 {
+        CLIP * QB as f32 / self.qb() as f32
     }
 
     /// The offsets of the output weights and bias that read a sample.
@@ -186,6 +204,10 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
     if buckets > 1 {
         flags |= BUCKETS;
     }
+    if shape.fine_output {
+        flags |= FINE_OUTPUT;
+    }
+    let qb = shape.qb();
     let mut bytes = Vec::with_capacity(16 + 2 * PARAMS + 4 * MAX_BUCKETS);
     bytes.extend_from_slice(b"CSNN");
     bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
@@ -197,10 +219,10 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
         bytes.extend_from_slice(&q(w, QA).to_le_bytes());
     }
     for &w in &p[W2..W2 + buckets * 2 * HIDDEN] {
-        bytes.extend_from_slice(&q(w, QB).to_le_bytes());
+        bytes.extend_from_slice(&q(w, qb).to_le_bytes());
     }
     for &b in &p[B2..B2 + buckets] {
-        let bias = (b * (QA * QB) as f32).round() as i32;
+        let bias = (b * (QA * qb) as f32).round() as i32;
         bytes.extend_from_slice(&bias.to_le_bytes());
     }
     bytes
@@ -215,7 +237,7 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
     let header = if shape.buckets > 1 { 16 } else { 12 };
     if bytes.len() != expected.len() || bytes[..header] != expected[..header] {
         return Err(
-            "the network's shape (buckets, activation or residual) differs from the options'"
+            "the network's shape (buckets, activation, output units or residual) differs from the options'"
                 .into(),
         );
     }
@@ -230,10 +252,10 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
         *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / QA as f32;
     }
     for w in &mut p[W2..W2 + shape.buckets * 2 * HIDDEN] {
-        *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / QB as f32;
+        *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / shape.qb() as f32;
     }
     for b in &mut p[B2..B2 + shape.buckets] {
-        *b = i32::from_le_bytes(next(4).try_into().unwrap()) as f32 / (QA * QB) as f32;
+        *b = i32::from_le_bytes(next(4).try_into().unwrap()) as f32 / (QA * shape.qb()) as f32;
     }
     Ok(p)
 }
@@ -250,7 +272,7 @@ mod tests {
     /// The float network on random weights, with biases and a larger
     /// output so that activations vary; with `on_grid` every parameter is
     /// first rounded to what the file can hold.
-    fn random_network(rng: &mut StdRng, on_grid: bool) -> Vec<f32> {
+    fn random_network(rng: &mut StdRng, shape: &Shape, on_grid: bool) -> Vec<f32> {
         let mut p = init(rng, false);
         for (i, b) in p[B1..W2].iter_mut().enumerate() {
             *b = (i % 7) as f32 * 0.08;
@@ -261,8 +283,10 @@ mod tests {
         if on_grid {
             let round = |x: &mut f32, unit: i32| *x = (*x * unit as f32).round() / unit as f32;
             p[W1..W2].iter_mut().for_each(|w| round(w, QA));
-            p[W2..B2].iter_mut().for_each(|w| round(w, QB));
-            p[B2..].iter_mut().for_each(|w| round(w, QA * QB));
+            let clip = shape.output_clip();
+            p[W2..B2].iter_mut().for_each(|w| *w = w.clamp(-clip, clip));
+            p[W2..B2].iter_mut().for_each(|w| round(w, shape.qb()));
+            p[B2..].iter_mut().for_each(|w| round(w, QA * shape.qb()));
         }
         p
     }
@@ -298,20 +322,21 @@ mod tests {
         largest
     }
 
-    const SHAPES: [(Activation, usize); 4] = [
-        (Activation::CReLU, 1),
-        (Activation::SCReLU, 1),
-        (Activation::CReLU, 8),
-        (Activation::SCReLU, 8),
-    ];
-
-    fn shape(activation: Activation, buckets: usize) -> Shape {
-        Shape {
-            activation,
-            residual: false,
-            scale: 400.0,
-            buckets,
+    /// Both activations, with and without buckets and fine output weights.
+    fn shapes() -> Vec<Shape> {
+        let mut v = Vec::new();
+        for activation in [Activation::CReLU, Activation::SCReLU] {
+            for (buckets, fine_output) in [(1, false), (8, false), (8, true)] {
+                v.push(Shape {
+                    activation,
+                    residual: false,
+                    scale: 400.0,
+                    buckets,
+                    fine_output,
+                });
+            }
         }
+        v
     }
 
     /// On parameters the file holds exactly, the engine's integer network
@@ -320,10 +345,10 @@ mod tests {
     #[test]
     fn quantised_output_equals_the_float_model_on_the_grid() {
         let mut rng = StdRng::seed_from_u64(11);
-        for (activation, buckets) in SHAPES {
-            let p = random_network(&mut rng, true);
-            let d = largest_difference(&p, &shape(activation, buckets));
-            assert!(d <= 1.0, "{activation:?} x {buckets}: {d} cp apart");
+        for shape in shapes() {
+            let p = random_network(&mut rng, &shape, true);
+            let d = largest_difference(&p, &shape);
+            assert!(d <= 1.0, "{shape:?}: {d} cp apart");
         }
     }
 
@@ -332,13 +357,16 @@ mod tests {
     #[test]
     fn dequantised_files_round_trip() {
         let mut rng = StdRng::seed_from_u64(5);
-        for (activation, buckets) in SHAPES {
-            let p = random_network(&mut rng, false);
-            let bytes = quantise(&p, &shape(activation, buckets));
-            let back = dequantise(&bytes, &shape(activation, buckets)).unwrap();
-            assert_eq!(quantise(&back, &shape(activation, buckets)), bytes);
-            let other = if buckets == 1 { 8 } else { 1 };
-            assert!(dequantise(&bytes, &shape(activation, other)).is_err());
+        for shape in shapes() {
+            let p = random_network(&mut rng, &shape, false);
+            let bytes = quantise(&p, &shape);
+            let back = dequantise(&bytes, &shape).unwrap();
+            assert_eq!(quantise(&back, &shape), bytes);
+            let other = Shape {
+                fine_output: !shape.fine_output,
+                ..shape
+            };
+            assert!(dequantise(&bytes, &other).is_err());
         }
     }
 
@@ -349,10 +377,10 @@ mod tests {
     #[test]
     fn quantised_output_is_close_to_the_float_model() {
         let mut rng = StdRng::seed_from_u64(11);
-        for (activation, buckets) in SHAPES {
-            let p = random_network(&mut rng, false);
-            let d = largest_difference(&p, &shape(activation, buckets));
-            assert!(d <= 30.0, "{activation:?} x {buckets}: {d} cp apart");
+        for shape in shapes() {
+            let p = random_network(&mut rng, &shape, false);
+            let d = largest_difference(&p, &shape);
+            assert!(d <= 30.0, "{shape:?}: {d} cp apart");
         }
     }
 }

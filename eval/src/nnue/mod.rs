@@ -16,11 +16,13 @@
 //! weights in units of 1/[`QB`]. The file format (little-endian) is the
 //! magic `CSNN`, the hidden size as a `u32`, flags as a `u32` (bit 0: the
 //! network is a correction added to the hand-written evaluation rather
-//! than an evaluation of its own; bit 1: SCReLU; bit 2: output buckets),
+//! than an evaluation of its own; bit 1: SCReLU; bit 2: output buckets;
+//! bit 3: output weights in units of 1/[`QB_FINE`] instead of 1/[`QB`]),
 //! the number of output buckets as a `u32` when bit 2 is set (one
 //! otherwise), then the hidden weights (`i16`, input-major), the hidden
 //! biases (`i16`), each bucket's output weights (`i16`, side to move's half
-//! first) and each bucket's output bias (`i32`, in units of 1/(QA·QB)).
+//! first) and each bucket's output bias (`i32`, in units of 1/(QA·QB),
+//! or 1/(QA·QB_FINE) with bit 3).
 
 pub mod simd;
 
@@ -35,6 +37,10 @@ pub const HIDDEN: usize = 128;
 pub const QA: i32 = 255;
 /// Quantisation of the output weights: 1.0 is stored as `QB`.
 pub const QB: i32 = 64;
+/// The finer quantisation of the output weights a file may choose: twice
+/// the precision, for weights within ±1 (a SCReLU network's products
+/// must fit the SIMD kernels' `i16`s, see [`MAX_SQUARED_WEIGHT`]).
+pub const QB_FINE: i32 = 128;
 /// The network's output 1.0 is this many centipawns.
 pub const SCALE: i32 = 400;
 /// The most active inputs a legal position can have (one per piece).
@@ -147,6 +153,8 @@ pub struct Network {
     output_weights: [[[i16; HIDDEN]; 2]; MAX_BUCKETS],
     output_bias: [i32; MAX_BUCKETS],
     buckets: usize,
+    /// What 1.0 of an output weight is stored as: `QB` or `QB_FINE`.
+    qb: i32,
     residual: bool,
     squared: bool,
     kernels: Kernels,
@@ -159,6 +167,8 @@ pub const SCRELU: u32 = 2;
 /// Flag bit: the output neuron comes in material buckets (their number
 /// follows the flags).
 pub const BUCKETS: u32 = 4;
+/// Flag bit: the output weights are stored in units of 1/[`QB_FINE`].
+pub const FINE_OUTPUT: u32 = 8;
 
 // With SCReLU every product clamp(a)² · w is at most QA² · 128 (the loader
 // refuses larger weights), and the output sums 2·HIDDEN of them: the sum
@@ -202,7 +212,7 @@ impl Network {
             ));
         }
         let flags = u32::from_le_bytes(r.take()?);
-        if flags & !(RESIDUAL | SCRELU | BUCKETS) != 0 {
+        if flags & !(RESIDUAL | SCRELU | BUCKETS | FINE_OUTPUT) != 0 {
             return Err(format!("unknown network flags {flags:#x}"));
         }
         let buckets = if flags & BUCKETS != 0 {
@@ -221,6 +231,11 @@ impl Network {
             output_weights: [[[0; HIDDEN]; 2]; MAX_BUCKETS],
             output_bias: [0; MAX_BUCKETS],
             buckets,
+            qb: if flags & FINE_OUTPUT != 0 {
+                QB_FINE
+            } else {
+                QB
+            },
             residual: flags & RESIDUAL != 0,
             squared: flags & SCRELU != 0,
             kernels: Kernels::detect(),
@@ -376,7 +391,8 @@ impl Network {
             sum /= QA;
         }
         // In i64: a file's extreme weights must not overflow here.
-        ((sum as i64 + self.output_bias[bucket] as i64) * SCALE as i64 / (QA * QB) as i64) as i32
+        ((sum as i64 + self.output_bias[bucket] as i64) * SCALE as i64 / (QA * self.qb) as i64)
+            as i32
     }
 
     /// Which kernels evaluate this network (see [`simd::Kernels`]).
@@ -492,7 +508,7 @@ mod tests {
         other_size[4] ^= 1;
         assert!(err(&other_size).contains("hidden neurons"));
         let mut flags = good.to_vec();
-        flags[8] |= 8;
+        flags[8] |= 16;
         assert!(err(&flags).contains("flags"));
         let mut buckets = good.to_vec();
         buckets[8] |= BUCKETS as u8;
