@@ -284,8 +284,10 @@ mod tests {
             let round = |x: &mut f32, unit: i32| *x = (*x * unit as f32).round() / unit as f32;
             p[W1..W2].iter_mut().for_each(|w| round(w, QA));
             let clip = shape.output_clip();
-            p[W2..B2].iter_mut().for_each(|w| *w = w.clamp(-clip, clip));
-            p[W2..B2].iter_mut().for_each(|w| round(w, shape.qb()));
+            for w in &mut p[W2..B2] {
+                *w = w.clamp(-clip, clip);
+                round(w, shape.qb());
+            }
             p[B2..].iter_mut().for_each(|w| round(w, QA * shape.qb()));
         }
         p

@@ -43,6 +43,12 @@ impl Target {
     pub fn sigmoid(&self, cp: f32) -> f32 {
         1.0 / (1.0 + (-cp / self.scale).exp())
     }
+
+    /// The target for a position whose side to move scored `result` (0,
+    /// 0.5 or 1) in its game and whose score is `cp` centipawns.
+    pub fn value(&self, result: f32, cp: f32) -> f32 {
+        self.lambda * result + (1.0 - self.lambda) * self.sigmoid(cp)
+    }
 }
 
 impl Sample {
@@ -72,7 +78,7 @@ impl Sample {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
             count: 0,
-            target: target.lambda * result + (1.0 - target.lambda) * target.sigmoid(score as f32),
+            target: target.value(result, score as f32),
             hce: if residual {
                 castella_eval::evaluate(pos) as f32 / SCALE as f32
             } else {
@@ -190,8 +196,7 @@ pub fn baseline_error(
                     return;
                 }
                 let result = g.outcome.score_for(s.pos.side_to_move());
-                let t =
-                    target.lambda * result + (1.0 - target.lambda) * target.sigmoid(s.score as f32);
+                let t = target.value(result, s.score as f32);
                 let eval = castella_eval::static_eval_with(net, &s.pos) as f32;
                 let e = target.sigmoid(eval) - t;
                 sum += (e * e) as f64;
