@@ -948,8 +948,8 @@ fn evalfile_good_malformed_and_missing() {
     ))
     .unwrap();
     // The same network with its output biases (one per output bucket,
-    // the file's last bytes) raised by one output unit: every evaluation
-    // moves by the same amount.
+    // the file's last bytes) raised by one output unit (QA times QB, or
+    // QB_FINE with flag bit 3): every evaluation moves by the same amount.
     let mut shifted = embedded.clone();
     let n = shifted.len();
     let buckets = if embedded[8] & 4 != 0 {
@@ -957,8 +957,9 @@ fn evalfile_good_malformed_and_missing() {
     } else {
         1
     };
+    let unit = 255 * if embedded[8] & 8 != 0 { 128 } else { 64 };
     for at in (n - 4 * buckets..n).step_by(4) {
-        let bias = i32::from_le_bytes(shifted[at..at + 4].try_into().unwrap()) + 255 * 64;
+        let bias = i32::from_le_bytes(shifted[at..at + 4].try_into().unwrap()) + unit;
         shifted[at..at + 4].copy_from_slice(&bias.to_le_bytes());
     }
     let good = dir.join("shifted.nnue");

@@ -274,8 +274,9 @@ impl Network {
             n => format!("1 x {n} buckets"),
         };
         format!(
-            "(768 -> {HIDDEN}) x 2 -> {output}, {}, {}",
+            "(768 -> {HIDDEN}) x 2 -> {output}, {}, output weights in 1/{}, {}",
             if self.squared { "SCReLU" } else { "CReLU" },
+            self.qb,
             if self.residual {
                 "a correction to the hand-written evaluation"
             } else {
