@@ -12,6 +12,7 @@
 //! Registered as a test of the `castella` package (uci/Cargo.toml), so
 //! that cargo builds the binary first and sets CARGO_BIN_EXE_castella.
 
+use castella_eval::nnue;
 use castella_movegen::Position;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -948,16 +949,22 @@ fn evalfile_good_malformed_and_missing() {
     ))
     .unwrap();
     // The same network with its output biases (one per output bucket,
-    // the file's last bytes) raised by one output unit (QA times QB, or
-    // QB_FINE with flag bit 3): every evaluation moves by the same amount.
+    // the file's last bytes) raised by one output unit: every evaluation
+    // moves by the same amount.
     let mut shifted = embedded.clone();
     let n = shifted.len();
-    let buckets = if embedded[8] & 4 != 0 {
+    let flags = u32::from(embedded[8]);
+    let buckets = if flags & nnue::BUCKETS != 0 {
         u32::from_le_bytes(embedded[12..16].try_into().unwrap()) as usize
     } else {
         1
     };
-    let unit = 255 * if embedded[8] & 8 != 0 { 128 } else { 64 };
+    let qb = if flags & nnue::FINE_OUTPUT != 0 {
+        nnue::QB_FINE
+    } else {
+        nnue::QB
+    };
+    let unit = nnue::QA * qb;
     for at in (n - 4 * buckets..n).step_by(4) {
         let bias = i32::from_le_bytes(shifted[at..at + 4].try_into().unwrap()) + unit;
         shifted[at..at + 4].copy_from_slice(&bias.to_le_bytes());

@@ -251,11 +251,12 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
     for w in &mut p[W1..W2] {
         *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / QA as f32;
     }
+    let qb = shape.qb();
     for w in &mut p[W2..W2 + shape.buckets * 2 * HIDDEN] {
-        *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / shape.qb() as f32;
+        *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / qb as f32;
     }
     for b in &mut p[B2..B2 + shape.buckets] {
-        *b = i32::from_le_bytes(next(4).try_into().unwrap()) as f32 / (QA * shape.qb()) as f32;
+        *b = i32::from_le_bytes(next(4).try_into().unwrap()) as f32 / (QA * qb) as f32;
     }
     Ok(p)
 }
