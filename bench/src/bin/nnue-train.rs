@@ -4,7 +4,7 @@
 //! ```text
 //! nnue-train [OPTIONS] FILE...
 //!   --epochs N (20)  --batch N (512)  --lr X (0.002)  --lr-end X (0.00001)
-//!   --lambda X (0)  --scale CP (210)  --activation crelu|screlu (screlu)
+//!   --lambda X (0)  --scale CP (210)  --hidden N (256)  --activation crelu|screlu (screlu)
 //!   --buckets N (1)  --fine-output  --decay X (0.1)  --mirror  --residual  --hold-out N (50)  --seed S (1)
 //!   --threads T  --out FILE (castella.nnue)  --resume  --init CKPT
 //!   --teacher  --children N (0)  --baseline NET
@@ -36,7 +36,8 @@
 //! which only the teacher can label. `--init CKPT` starts from a
 //! checkpoint's weights (or a `.nnue` file's), for example to fine-tune a
 //! distilled network on search scores, or the shipped one on new games.
-//! `--buckets N` splits the output neuron into N material buckets (by the
+//! `--hidden N` is the hidden layer's size per view (128 or 256; the
+//! engine reads either). `--buckets N` splits the output neuron into N material buckets (by the
 //! number of pieces on the board). `--fine-output` stores the output
 //! weights twice as finely (units of 1/128, within ±0.99), which most of
 //! the rounding loss comes from.
@@ -47,10 +48,10 @@ use castella_bench::filter::Filter;
 use castella_bench::train::model::{Activation, Shape};
 use castella_bench::train::sample::Target;
 use castella_bench::train::{self, Config};
-use castella_eval::nnue::MAX_BUCKETS;
+use castella_eval::nnue::{HIDDEN_STEP, MAX_BUCKETS, MAX_HIDDEN};
 
 const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
-[--lambda X] [--scale CP] [--activation crelu|screlu] [--buckets N] [--fine-output] [--decay X] [--mirror] [--residual] \
+[--lambda X] [--scale CP] [--hidden N] [--activation crelu|screlu] [--buckets N] [--fine-output] [--decay X] [--mirror] [--residual] \
 [--hold-out N] [--seed S] [--threads T] [--out FILE] [--resume] [--init CKPT] [--teacher] \
 [--children N] [--baseline NET] [--skip-plies N] \
 [--max-score N] [--keep-noisy] [--keep-check] FILE...";
@@ -65,6 +66,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             teacher: false,
         },
         shape: Shape {
+            hidden: 256,
             activation: Activation::SCReLU,
             residual: false,
             scale: 210.0,
@@ -116,6 +118,17 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
                 }
             }
             "--fine-output" => c.shape.fine_output = true,
+            "--hidden" => {
+                c.shape.hidden = num(&flag, value()?)?;
+                if c.shape.hidden == 0
+                    || c.shape.hidden > MAX_HIDDEN
+                    || !c.shape.hidden.is_multiple_of(HIDDEN_STEP)
+                {
+                    return Err(format!(
+                        "--hidden must be a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}"
+                    ));
+                }
+            }
             "--decay" => c.decay = num(&flag, value()?)?,
             "--mirror" => c.mirror = true,
             "--residual" => c.shape.residual = true,

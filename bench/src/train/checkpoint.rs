@@ -1,7 +1,6 @@
 //! The trainer's state after an epoch, to resume from: the float
 //! parameters, the optimiser's moments and where training stood.
 
-use super::model::PARAMS;
 use std::path::Path;
 
 const MAGIC: &[u8; 4] = b"CSCK";
@@ -23,9 +22,10 @@ pub struct Checkpoint {
 
 impl Checkpoint {
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(32 + 12 * PARAMS);
+        let n = self.params.len();
+        let mut b = Vec::with_capacity(32 + 12 * n);
         b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&(PARAMS as u32).to_le_bytes());
+        b.extend_from_slice(&(n as u32).to_le_bytes());
         b.extend_from_slice(&self.epoch.to_le_bytes());
         b.extend_from_slice(&self.steps.to_le_bytes());
         b.extend_from_slice(&self.best.to_le_bytes());
@@ -35,22 +35,24 @@ impl Checkpoint {
         b
     }
 
-    pub fn from_bytes(b: &[u8]) -> Result<Checkpoint, String> {
+    /// Reads a checkpoint of a network with `expected` parameters.
+    pub fn from_bytes(b: &[u8], expected: usize) -> Result<Checkpoint, String> {
         if b.len() < 28 || &b[..4] != MAGIC {
             return Err("not a trainer checkpoint".into());
         }
         let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
         let params = u32_at(4) as usize;
-        if params != PARAMS {
+        if params != expected {
             return Err(format!(
-                "the checkpoint has {params} parameters; this network has {PARAMS}"
+                "the checkpoint has {params} parameters; this network has {expected} \
+                 (another hidden size?)"
             ));
         }
-        if b.len() != 28 + 12 * PARAMS {
+        if b.len() != 28 + 12 * params {
             return Err(format!(
                 "the checkpoint is {} bytes, not {}",
                 b.len(),
-                28 + 12 * PARAMS
+                28 + 12 * params
             ));
         }
         let floats: Vec<f32> = b[28..]
@@ -61,9 +63,9 @@ impl Checkpoint {
             epoch: u32_at(8),
             steps: u64::from_le_bytes(b[12..20].try_into().expect("8 bytes")),
             best: f64::from_le_bytes(b[20..28].try_into().expect("8 bytes")),
-            params: floats[..PARAMS].to_vec(),
-            m: floats[PARAMS..2 * PARAMS].to_vec(),
-            v: floats[2 * PARAMS..].to_vec(),
+            params: floats[..params].to_vec(),
+            m: floats[params..2 * params].to_vec(),
+            v: floats[2 * params..].to_vec(),
         })
     }
 
@@ -76,9 +78,9 @@ impl Checkpoint {
             .map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    pub fn load(path: &Path) -> Result<Checkpoint, String> {
+    pub fn load(path: &Path, expected: usize) -> Result<Checkpoint, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Checkpoint::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        Checkpoint::from_bytes(&bytes, expected).map_err(|e| format!("{}: {e}", path.display()))
     }
 }
 
@@ -88,20 +90,24 @@ mod tests {
 
     #[test]
     fn checkpoints_round_trip_and_refuse_damage() {
+        const N: usize = 1000;
         let c = Checkpoint {
             epoch: 3,
             steps: 12345,
             best: 0.0123,
-            params: (0..PARAMS).map(|i| i as f32 * 1e-3).collect(),
-            m: vec![0.5; PARAMS],
-            v: vec![0.25; PARAMS],
+            params: (0..N).map(|i| i as f32 * 1e-3).collect(),
+            m: vec![0.5; N],
+            v: vec![0.25; N],
         };
         let bytes = c.to_bytes();
-        assert_eq!(Checkpoint::from_bytes(&bytes).unwrap(), c);
-        assert!(Checkpoint::from_bytes(&bytes[..bytes.len() - 1])
+        assert_eq!(Checkpoint::from_bytes(&bytes, N).unwrap(), c);
+        assert!(Checkpoint::from_bytes(&bytes, N + 1)
+            .unwrap_err()
+            .contains("parameters"));
+        assert!(Checkpoint::from_bytes(&bytes[..bytes.len() - 1], N)
             .unwrap_err()
             .contains("bytes"));
-        assert!(Checkpoint::from_bytes(b"CSNN0000")
+        assert!(Checkpoint::from_bytes(b"CSNN0000", N)
             .unwrap_err()
             .contains("checkpoint"));
     }

@@ -4,21 +4,15 @@
 
 use super::sample::Sample;
 use castella_eval::nnue::{
-    output_bucket, BUCKETS, FINE_OUTPUT, HIDDEN, INPUTS, MAX_ACTIVE, MAX_BUCKETS, QA, QB, QB_FINE,
-    RESIDUAL, SCALE, SCRELU,
+    output_bucket, BUCKETS, FINE_OUTPUT, INPUTS, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN, QA, QB,
+    QB_FINE, RESIDUAL, SCALE, SCRELU,
 };
 use rand::rngs::StdRng;
 use rand::Rng;
 
-/// Hidden weights, hidden biases, each output bucket's weights (side to
-/// move, other side), each bucket's output bias: offsets into one flat
-/// parameter vector. Room is kept for the most buckets a file may have; a
-/// network with fewer leaves the rest untouched and unwritten.
+/// Where the hidden weights start in the flat parameter vector (see
+/// [`Shape::b1`] for the rest).
 pub const W1: usize = 0;
-pub const B1: usize = W1 + INPUTS * HIDDEN;
-pub const W2: usize = B1 + HIDDEN;
-pub const B2: usize = W2 + MAX_BUCKETS * 2 * HIDDEN;
-pub const PARAMS: usize = B2 + MAX_BUCKETS;
 /// Largest weight magnitude: keeps `i16` hidden sums and output weights
 /// in range once quantised (a SCReLU output weight of 1.98 is 127 units
 /// of 1/`QB`; with `QB_FINE` the output weights keep within half of it).
@@ -58,6 +52,9 @@ impl Activation {
 /// What the network is and how its output is read.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
+    /// Neurons in the hidden layer, per view: a multiple of
+    /// `nnue::HIDDEN_STEP`, at most `nnue::MAX_HIDDEN`.
+    pub hidden: usize,
     pub activation: Activation,
     /// The output is a correction added to the hand-written evaluation.
     pub residual: bool,
@@ -71,6 +68,32 @@ pub struct Shape {
 }
 
 impl Shape {
+    // Hidden weights (from `W1`), hidden biases, each output bucket's
+    // weights (side to move, other side), each bucket's output bias:
+    // offsets into one flat parameter vector. Room is kept for the most
+    // buckets a file may have; a network with fewer leaves the rest
+    // untouched and unwritten.
+
+    /// Where the hidden biases start.
+    pub fn b1(&self) -> usize {
+        W1 + INPUTS * self.hidden
+    }
+
+    /// Where the output weights start.
+    pub fn w2(&self) -> usize {
+        self.b1() + self.hidden
+    }
+
+    /// Where the output biases start.
+    pub fn b2(&self) -> usize {
+        self.w2() + MAX_BUCKETS * 2 * self.hidden
+    }
+
+    /// How many parameters the network has.
+    pub fn params(&self) -> usize {
+        self.b2() + MAX_BUCKETS
+    }
+
     /// The logistic's slope for the raw output (1.0 = `SCALE` cp).
     fn slope(&self) -> f32 {
         SCALE as f32 / self.scale
@@ -94,21 +117,21 @@ impl Shape {
     #[inline(always)]
     fn output_of(&self, s: &Sample) -> (usize, usize) {
         let b = output_bucket(s.count as usize, self.buckets);
-        (W2 + b * 2 * HIDDEN, B2 + b)
+        (self.w2() + b * 2 * self.hidden, self.b2() + b)
     }
 }
 
 /// Random starting weights; with `residual` the output starts at zero, so
 /// the correction starts by adding nothing.
-pub fn init(rng: &mut StdRng, residual: bool) -> Vec<f32> {
-    let mut p = vec![0f32; PARAMS];
+pub fn init(rng: &mut StdRng, shape: &Shape) -> Vec<f32> {
+    let mut p = vec![0f32; shape.params()];
     let w1 = 1.0 / (MAX_ACTIVE as f32).sqrt();
-    for w in &mut p[W1..B1] {
+    for w in &mut p[W1..shape.b1()] {
         *w = rng.gen_range(-w1..w1);
     }
-    if !residual {
-        let w2 = 1.0 / ((2 * HIDDEN) as f32).sqrt();
-        for w in &mut p[W2..B2] {
+    if !shape.residual {
+        let w2 = 1.0 / ((2 * shape.hidden) as f32).sqrt();
+        for w in &mut p[shape.w2()..shape.b2()] {
             *w = rng.gen_range(-w2..w2);
         }
     }
@@ -119,21 +142,25 @@ pub fn init(rng: &mut StdRng, residual: bool) -> Vec<f32> {
 /// hidden sums and the output weights and bias at `w2` and `b2`.
 #[inline(always)]
 fn output(p: &[f32], act: Activation, us: &[f32], them: &[f32], (w2, b2): (usize, usize)) -> f32 {
+    let n = us.len();
+    let (w_us, w_them) = p[w2..w2 + 2 * n].split_at(n);
     let mut out = p[b2];
-    for h in 0..HIDDEN {
-        out += act.apply(us[h]) * p[w2 + h] + act.apply(them[h]) * p[w2 + HIDDEN + h];
+    for h in 0..n {
+        out += act.apply(us[h]) * w_us[h] + act.apply(them[h]) * w_them[h];
     }
     out
 }
 
-/// The hidden sums of one view.
+/// The hidden sums of one view (the first `shape.hidden` of them).
 #[inline]
-fn hidden(p: &[f32], inputs: &[u16], mirror: u16) -> [f32; HIDDEN] {
-    let mut acc = [0f32; HIDDEN];
-    acc.copy_from_slice(&p[B1..B1 + HIDDEN]);
+fn hidden(p: &[f32], shape: &Shape, inputs: &[u16], mirror: u16) -> [f32; MAX_HIDDEN] {
+    let n = shape.hidden;
+    let mut acc = [0f32; MAX_HIDDEN];
+    let sums = &mut acc[..n];
+    sums.copy_from_slice(&p[shape.b1()..][..n]);
     for &f in inputs {
-        let row = &p[W1 + (f ^ mirror) as usize * HIDDEN..][..HIDDEN];
-        for (a, w) in acc.iter_mut().zip(row) {
+        let row = &p[W1 + (f ^ mirror) as usize * n..][..n];
+        for (a, w) in sums.iter_mut().zip(row) {
             *a += w;
         }
     }
@@ -146,11 +173,12 @@ fn hidden(p: &[f32], inputs: &[u16], mirror: u16) -> [f32; HIDDEN] {
 #[inline]
 pub fn step(p: &[f32], s: &Sample, shape: &Shape, mirror: u16, grad: Option<&mut [f32]>) -> f32 {
     let n = s.count as usize;
-    let us = hidden(p, &s.us[..n], mirror);
-    let them = hidden(p, &s.them[..n], mirror);
+    let h = shape.hidden;
+    let us = hidden(p, shape, &s.us[..n], mirror);
+    let them = hidden(p, shape, &s.them[..n], mirror);
     let act = shape.activation;
     let (w2, b2) = shape.output_of(s);
-    let mut out = output(p, act, &us, &them, (w2, b2));
+    let mut out = output(p, act, &us[..h], &them[..h], (w2, b2));
     if shape.residual {
         out += s.hce;
     }
@@ -160,19 +188,21 @@ pub fn step(p: &[f32], s: &Sample, shape: &Shape, mirror: u16, grad: Option<&mut
     if let Some(g) = grad {
         let d_out = 2.0 * err * pred * (1.0 - pred) * slope;
         g[b2] += d_out;
+        let b1 = shape.b1();
         for (half, acc, inputs) in [(0, &us, &s.us[..n]), (1, &them, &s.them[..n])] {
-            let mut d_acc = [0f32; HIDDEN];
-            let w2 = w2 + half * HIDDEN;
-            for h in 0..HIDDEN {
-                g[w2 + h] += d_out * act.apply(acc[h]);
-                d_acc[h] = d_out * p[w2 + h] * act.derivative(acc[h]);
+            let mut d_acc = [0f32; MAX_HIDDEN];
+            let d_acc = &mut d_acc[..h];
+            let w2 = w2 + half * h;
+            for i in 0..h {
+                g[w2 + i] += d_out * act.apply(acc[i]);
+                d_acc[i] = d_out * p[w2 + i] * act.derivative(acc[i]);
             }
-            for h in 0..HIDDEN {
-                g[B1 + h] += d_acc[h];
+            for (g, d) in g[b1..b1 + h].iter_mut().zip(d_acc.iter()) {
+                *g += d;
             }
             for &f in inputs {
-                let row = &mut g[W1 + (f ^ mirror) as usize * HIDDEN..][..HIDDEN];
-                for (r, d) in row.iter_mut().zip(&d_acc) {
+                let row = &mut g[W1 + (f ^ mirror) as usize * h..][..h];
+                for (r, d) in row.iter_mut().zip(d_acc.iter()) {
                     *r += d;
                 }
             }
@@ -184,10 +214,16 @@ pub fn step(p: &[f32], s: &Sample, shape: &Shape, mirror: u16, grad: Option<&mut
 /// The network's output in centipawns (without the hand-written part),
 /// as the float model computes it.
 pub fn output_cp(p: &[f32], s: &Sample, shape: &Shape) -> f32 {
-    let n = s.count as usize;
-    let us = hidden(p, &s.us[..n], 0);
-    let them = hidden(p, &s.them[..n], 0);
-    output(p, shape.activation, &us, &them, shape.output_of(s)) * SCALE as f32
+    let (n, h) = (s.count as usize, shape.hidden);
+    let us = hidden(p, shape, &s.us[..n], 0);
+    let them = hidden(p, shape, &s.them[..n], 0);
+    output(
+        p,
+        shape.activation,
+        &us[..h],
+        &them[..h],
+        shape.output_of(s),
+    ) * SCALE as f32
 }
 
 /// The network quantised, in the format `castella_eval::nnue` reads.
@@ -208,20 +244,21 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
         flags |= FINE_OUTPUT;
     }
     let qb = shape.qb();
-    let mut bytes = Vec::with_capacity(16 + 2 * PARAMS + 4 * MAX_BUCKETS);
+    let (w2, b2) = (shape.w2(), shape.b2());
+    let mut bytes = Vec::with_capacity(16 + 2 * shape.params() + 4 * MAX_BUCKETS);
     bytes.extend_from_slice(b"CSNN");
-    bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    bytes.extend_from_slice(&(shape.hidden as u32).to_le_bytes());
     bytes.extend_from_slice(&flags.to_le_bytes());
     if buckets > 1 {
         bytes.extend_from_slice(&(buckets as u32).to_le_bytes());
     }
-    for &w in &p[W1..W2] {
+    for &w in &p[W1..w2] {
         bytes.extend_from_slice(&q(w, QA).to_le_bytes());
     }
-    for &w in &p[W2..W2 + buckets * 2 * HIDDEN] {
+    for &w in &p[w2..w2 + buckets * 2 * shape.hidden] {
         bytes.extend_from_slice(&q(w, qb).to_le_bytes());
     }
-    for &b in &p[B2..B2 + buckets] {
+    for &b in &p[b2..b2 + buckets] {
         let bias = (b * (QA * qb) as f32).round() as i32;
         bytes.extend_from_slice(&bias.to_le_bytes());
     }
@@ -233,29 +270,31 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
 pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
     // Let the engine's reader check the file first.
     castella_eval::nnue::Network::from_bytes(bytes)?;
-    let expected = quantise(&vec![0.0; PARAMS], shape);
+    let expected = quantise(&vec![0.0; shape.params()], shape);
     let header = if shape.buckets > 1 { 16 } else { 12 };
     if bytes.len() != expected.len() || bytes[..header] != expected[..header] {
         return Err(
-            "the network's shape (buckets, activation, output units or residual) differs from the options'"
+            "the network's shape (hidden size, buckets, activation, output units or residual) \
+             differs from the options'"
                 .into(),
         );
     }
+    let (w2, b2) = (shape.w2(), shape.b2());
     let mut at = header;
     let mut next = |n: usize| {
         let v = &bytes[at..at + n];
         at += n;
         v
     };
-    let mut p = vec![0f32; PARAMS];
-    for w in &mut p[W1..W2] {
+    let mut p = vec![0f32; shape.params()];
+    for w in &mut p[W1..w2] {
         *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / QA as f32;
     }
     let qb = shape.qb();
-    for w in &mut p[W2..W2 + shape.buckets * 2 * HIDDEN] {
+    for w in &mut p[w2..w2 + shape.buckets * 2 * shape.hidden] {
         *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / qb as f32;
     }
-    for b in &mut p[B2..B2 + shape.buckets] {
+    for b in &mut p[b2..b2 + shape.buckets] {
         *b = i32::from_le_bytes(next(4).try_into().unwrap()) as f32 / (QA * qb) as f32;
     }
     Ok(p)
@@ -274,22 +313,23 @@ mod tests {
     /// output so that activations vary; with `on_grid` every parameter is
     /// first rounded to what the file can hold.
     fn random_network(rng: &mut StdRng, shape: &Shape, on_grid: bool) -> Vec<f32> {
-        let mut p = init(rng, false);
-        for (i, b) in p[B1..W2].iter_mut().enumerate() {
+        let mut p = init(rng, shape);
+        let (b1, w2, b2) = (shape.b1(), shape.w2(), shape.b2());
+        for (i, b) in p[b1..w2].iter_mut().enumerate() {
             *b = (i % 7) as f32 * 0.08;
         }
-        for (i, b) in p[B2..].iter_mut().enumerate() {
+        for (i, b) in p[b2..].iter_mut().enumerate() {
             *b = 0.05 - 0.02 * i as f32;
         }
         if on_grid {
             let round = |x: &mut f32, unit: i32| *x = (*x * unit as f32).round() / unit as f32;
-            p[W1..W2].iter_mut().for_each(|w| round(w, QA));
+            p[W1..w2].iter_mut().for_each(|w| round(w, QA));
             let clip = shape.output_clip();
-            for w in &mut p[W2..B2] {
+            for w in &mut p[w2..b2] {
                 *w = w.clamp(-clip, clip);
                 round(w, shape.qb());
             }
-            p[B2..].iter_mut().for_each(|w| round(w, QA * shape.qb()));
+            p[b2..].iter_mut().for_each(|w| round(w, QA * shape.qb()));
         }
         p
     }
@@ -325,12 +365,19 @@ mod tests {
         largest
     }
 
-    /// Both activations, with and without buckets and fine output weights.
+    /// Both activations, with and without buckets and fine output
+    /// weights, at both hidden sizes.
     fn shapes() -> Vec<Shape> {
         let mut v = Vec::new();
         for activation in [Activation::CReLU, Activation::SCReLU] {
-            for (buckets, fine_output) in [(1, false), (8, false), (8, true)] {
+            for (hidden, buckets, fine_output) in [
+                (128, 1, false),
+                (128, 8, false),
+                (256, 8, false),
+                (256, 8, true),
+            ] {
                 v.push(Shape {
+                    hidden,
                     activation,
                     residual: false,
                     scale: 400.0,
@@ -367,6 +414,11 @@ mod tests {
             assert_eq!(quantise(&back, &shape), bytes);
             let other = Shape {
                 fine_output: !shape.fine_output,
+                ..shape
+            };
+            assert!(dequantise(&bytes, &other).is_err());
+            let other = Shape {
+                hidden: 384 - shape.hidden,
                 ..shape
             };
             assert!(dequantise(&bytes, &other).is_err());

@@ -1,7 +1,7 @@
 //! A small efficiently-updatable neural network evaluation (NNUE).
 //!
 //! Shape: 768 inputs (colour × piece × square, seen from one side) feed a
-//! hidden layer of [`HIDDEN`] neurons, computed twice: once from the side to
+//! hidden layer of 128 or 256 neurons (the file says which), computed twice: once from the side to
 //! move's view and once from the other side's (the board flipped top to
 //! bottom and the colours swapped). The two halves pass a clipped ReLU and
 //! one output neuron reads both, side to move first. The activation is a
@@ -31,8 +31,11 @@ use simd::{Kernels, Row, MAX_SQUARED_WEIGHT};
 
 /// Inputs per view: two colours × six pieces × 64 squares.
 pub const INPUTS: usize = 768;
-/// Neurons in the hidden layer, per view.
-pub const HIDDEN: usize = 128;
+/// The hidden layer's size, per view, is a multiple of this many neurons
+/// (one block of the SIMD kernels)...
+pub const HIDDEN_STEP: usize = 128;
+/// ... and at most this many: the room every accumulator keeps.
+pub const MAX_HIDDEN: usize = 256;
 /// Quantisation of the hidden layer: 1.0 is stored as `QA`.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights: 1.0 is stored as `QB`.
@@ -82,14 +85,14 @@ pub fn for_each_feature(pos: &Position, mut f: impl FnMut(usize, usize)) {
 
 /// The hidden sums of one position from both views (White's first),
 /// before activation: what an incremental update carries from a position
-/// to its child.
+/// to its child. Only the network's first `hidden` lanes are used.
 #[derive(Clone, Copy)]
 #[repr(align(64))]
-pub struct Accumulator([[i16; HIDDEN]; 2]);
+pub struct Accumulator([Row; 2]);
 
 impl Default for Accumulator {
     fn default() -> Accumulator {
-        Accumulator([[0; HIDDEN]; 2])
+        Accumulator([[0; MAX_HIDDEN]; 2])
     }
 }
 
@@ -146,11 +149,13 @@ fn pair(color: Color, piece: Piece, sq: Square) -> (u16, u16) {
     )
 }
 
-/// A quantised network, ready to evaluate positions.
+/// A quantised network, ready to evaluate positions. Rows keep room for
+/// [`MAX_HIDDEN`] neurons; the first `hidden` are the network's.
 pub struct Network {
-    hidden_weights: Box<[[i16; HIDDEN]; INPUTS]>,
-    hidden_bias: [i16; HIDDEN],
-    output_weights: [[[i16; HIDDEN]; 2]; MAX_BUCKETS],
+    hidden: usize,
+    hidden_weights: Box<[Row; INPUTS]>,
+    hidden_bias: Row,
+    output_weights: [[Row; 2]; MAX_BUCKETS],
     output_bias: [i32; MAX_BUCKETS],
     buckets: usize,
     /// What 1.0 of an output weight is stored as: `QB` or `QB_FINE`.
@@ -171,11 +176,12 @@ pub const BUCKETS: u32 = 4;
 pub const FINE_OUTPUT: u32 = 8;
 
 // With SCReLU every product clamp(a)² · w is at most QA² · 128 (the loader
-// refuses larger weights), and the output sums 2·HIDDEN of them: the sum
-// must fit an i32.
+// refuses larger weights), and each view's dot product sums up to
+// MAX_HIDDEN of them: that sum must fit an i32 (the views add in i64).
 const _: () = assert!(
-    2 * HIDDEN as i64 * (QA as i64 * QA as i64) * MAX_SQUARED_WEIGHT as i64 <= i32::MAX as i64
+    MAX_HIDDEN as i64 * (QA as i64 * QA as i64) * MAX_SQUARED_WEIGHT as i64 <= i32::MAX as i64
 );
+const _: () = assert!(MAX_HIDDEN.is_multiple_of(HIDDEN_STEP));
 
 /// Reads little-endian values off the front of a byte slice.
 struct Reader<'a>(&'a [u8]);
@@ -206,9 +212,10 @@ impl Network {
             return Err("not a Castella network file (bad magic)".into());
         }
         let hidden = u32::from_le_bytes(r.take()?) as usize;
-        if hidden != HIDDEN {
+        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_STEP) {
             return Err(format!(
-                "the network has {hidden} hidden neurons; this build expects {HIDDEN}"
+                "the network has {hidden} hidden neurons; this build reads multiples of \
+                 {HIDDEN_STEP} up to {MAX_HIDDEN}"
             ));
         }
         let flags = u32::from_le_bytes(r.take()?);
@@ -226,9 +233,14 @@ impl Network {
             ));
         }
         let mut net = Network {
-            hidden_weights: Box::new([[0; HIDDEN]; INPUTS]),
-            hidden_bias: [0; HIDDEN],
-            output_weights: [[[0; HIDDEN]; 2]; MAX_BUCKETS],
+            hidden,
+            // Through a Vec: 384 KB is too much for a thread's stack.
+            hidden_weights: vec![[0; MAX_HIDDEN]; INPUTS]
+                .into_boxed_slice()
+                .try_into()
+                .expect("INPUTS rows"),
+            hidden_bias: [0; MAX_HIDDEN],
+            output_weights: [[[0; MAX_HIDDEN]; 2]; MAX_BUCKETS],
             output_bias: [0; MAX_BUCKETS],
             buckets,
             qb: if flags & FINE_OUTPUT != 0 {
@@ -241,11 +253,11 @@ impl Network {
             kernels: Kernels::detect(),
         };
         for row in net.hidden_weights.iter_mut() {
-            r.i16s(row)?;
+            r.i16s(&mut row[..hidden])?;
         }
-        r.i16s(&mut net.hidden_bias)?;
+        r.i16s(&mut net.hidden_bias[..hidden])?;
         for half in net.output_weights[..buckets].iter_mut().flatten() {
-            r.i16s(half)?;
+            r.i16s(&mut half[..hidden])?;
         }
         for bias in &mut net.output_bias[..buckets] {
             *bias = i32::from_le_bytes(r.take()?);
@@ -274,7 +286,8 @@ impl Network {
             n => format!("1 x {n} buckets"),
         };
         format!(
-            "(768 -> {HIDDEN}) x 2 -> {output}, {}, output weights in 1/{}, {}",
+            "(768 -> {}) x 2 -> {output}, {}, output weights in 1/{}, {}",
+            self.hidden,
             if self.squared { "SCReLU" } else { "CReLU" },
             self.qb,
             if self.residual {
@@ -289,6 +302,11 @@ impl Network {
     /// hand-written evaluation (trained with `nnue-train --residual`).
     pub fn is_residual(&self) -> bool {
         self.residual
+    }
+
+    /// Neurons in the hidden layer, per view.
+    pub fn hidden(&self) -> usize {
+        self.hidden
     }
 
     /// The network's output for `pos` in centipawns from the side to
@@ -312,7 +330,7 @@ impl Network {
         for (view, feature) in [w, b].into_iter().enumerate() {
             let row = &self.hidden_weights[feature as usize];
             self.kernels
-                .update(&mut out.0[view], &acc.0[view], &[row], &[]);
+                .update(&mut out.0[view], &acc.0[view], &[row], &[], self.hidden);
         }
         let pieces = pos.occupied().count() as usize - 1;
         self.output_with(&out, pos.side_to_move(), pieces)
@@ -334,7 +352,7 @@ impl Network {
         let mut acc = Accumulator::default();
         for (view, rows) in acc.0.iter_mut().zip(&rows) {
             self.kernels
-                .update(view, &self.hidden_bias, &[], &rows[..n]);
+                .update(view, &self.hidden_bias, &[], &rows[..n], self.hidden);
         }
         acc
     }
@@ -360,6 +378,7 @@ impl Network {
                 &parent.0[view],
                 &subs[view][..nr],
                 &adds[view][..na],
+                self.hidden,
             );
         }
     }
@@ -384,16 +403,14 @@ impl Network {
         };
         let k = self.kernels;
         let sq = self.squared;
-        let mut sum = k
-            .dot(us, &weights[0], sq)
-            .wrapping_add(k.dot(them, &weights[1], sq));
+        let n = self.hidden;
+        let mut sum = k.dot(us, &weights[0], sq, n) as i64 + k.dot(them, &weights[1], sq, n) as i64;
         if sq {
             // Products in units of QA² · QB, brought back to QA · QB.
-            sum /= QA;
+            sum /= QA as i64;
         }
         // In i64: a file's extreme weights must not overflow here.
-        ((sum as i64 + self.output_bias[bucket] as i64) * SCALE as i64 / (QA * self.qb) as i64)
-            as i32
+        ((sum + self.output_bias[bucket] as i64) * SCALE as i64 / (QA * self.qb) as i64) as i32
     }
 
     /// Which kernels evaluate this network (see [`simd::Kernels`]).
@@ -496,6 +513,63 @@ mod tests {
         assert_eq!(net.evaluate_without(&with, empty), net.evaluate(&with));
     }
 
+    /// A network file with `to` hidden neurons per view: the first `to`
+    /// of `file`'s, then silent ones (zero weights, bias and output).
+    fn resized(file: &[u8], to: usize) -> Vec<u8> {
+        let hidden = u32::from_le_bytes(file[4..8].try_into().unwrap()) as usize;
+        let flags = u32::from_le_bytes(file[8..12].try_into().unwrap());
+        let (header, buckets) = if flags & BUCKETS != 0 {
+            (
+                16,
+                u32::from_le_bytes(file[12..16].try_into().unwrap()) as usize,
+            )
+        } else {
+            (12, 1)
+        };
+        let mut out = file[..header].to_vec();
+        out[4..8].copy_from_slice(&(to as u32).to_le_bytes());
+        let rows = file[header..].chunks_exact(2 * hidden);
+        // Hidden weight rows, the biases, each bucket's two output halves.
+        for row in rows.take(INPUTS + 1 + 2 * buckets) {
+            let keep = 2 * to.min(hidden);
+            out.extend_from_slice(&row[..keep]);
+            out.resize(out.len() + 2 * to - keep, 0);
+        }
+        out.extend_from_slice(&file[file.len() - 4 * buckets..]);
+        out
+    }
+
+    /// Networks of the smallest and largest hidden size load, and the
+    /// small one padded with silent neurons evaluates every position
+    /// (and update) as it does, on every kernel.
+    #[test]
+    fn hidden_sizes_load_and_agree() {
+        let small_file = resized(crate::NETWORK_FILE, HIDDEN_STEP);
+        let small = Network::from_bytes(&small_file).unwrap();
+        assert_eq!(small.hidden(), HIDDEN_STEP);
+        for k in Kernels::available() {
+            let large = Network::from_bytes(&resized(&small_file, MAX_HIDDEN))
+                .unwrap()
+                .with_kernels(k);
+            assert_eq!(large.hidden(), MAX_HIDDEN);
+            assert!(large.describe().contains(&format!("-> {MAX_HIDDEN})")));
+            for fen in FENS {
+                let pos = Position::from_fen(fen).unwrap();
+                assert_eq!(large.evaluate(&pos), small.evaluate(&pos), "{k:?} {fen}");
+                for &mv in pos.legal_moves().iter() {
+                    let child = pos.play(mv);
+                    let mut a = Accumulator::default();
+                    large.update(&large.refresh(&pos), &Delta::between(&pos, &child), &mut a);
+                    assert_eq!(
+                        large.output(&a, &child),
+                        small.evaluate(&child),
+                        "{k:?} {mv:?}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn bad_files_are_refused_with_a_reason() {
         let good = crate::NETWORK_FILE;
@@ -508,6 +582,9 @@ mod tests {
         let mut other_size = good.to_vec();
         other_size[4] ^= 1;
         assert!(err(&other_size).contains("hidden neurons"));
+        let mut too_large = good.to_vec();
+        too_large[4..8].copy_from_slice(&(MAX_HIDDEN as u32 + HIDDEN_STEP as u32).to_le_bytes());
+        assert!(err(&too_large).contains("hidden neurons"));
         let mut flags = good.to_vec();
         flags[8] |= 16;
         assert!(err(&flags).contains("flags"));
@@ -523,7 +600,8 @@ mod tests {
         } else {
             12
         };
-        let first_output = header + 2 * (INPUTS * HIDDEN + HIDDEN);
+        let hidden = u32::from_le_bytes(good[4..8].try_into().unwrap()) as usize;
+        let first_output = header + 2 * (INPUTS * hidden + hidden);
         squared[first_output..first_output + 2].copy_from_slice(&200i16.to_le_bytes());
         assert!(err(&squared).contains("output weights"));
     }

@@ -3,6 +3,9 @@
 //! intrinsics, chosen at run time by what the CPU has. One binary runs on
 //! any x86-64 and takes the fastest path there.
 //!
+//! Each kernel works on the first `n` lanes of its rows, `n` a multiple
+//! of [`HIDDEN_STEP`]: the network's hidden size.
+//!
 //! Every path gives bit-identical results: the accumulators wrap in `i16`
 //! and the sums wrap in `i32` on every path, and wrapping addition does not
 //! depend on order. The one product that could differ, `a · w` in `i16`
@@ -11,17 +14,18 @@
 //! architectures (aarch64, whose NEON is always there) the portable loops
 //! are vectorised by the compiler.
 
-use super::{HIDDEN, QA};
+use super::{HIDDEN_STEP, MAX_HIDDEN, QA};
 
-/// One row of hidden weights, or one view's hidden sums.
-pub type Row = [i16; HIDDEN];
+/// One row of hidden weights, or one view's hidden sums, with room for the
+/// largest hidden layer.
+pub type Row = [i16; MAX_HIDDEN];
 
 /// The largest output weight magnitude a SCReLU network may have, so that
 /// `QA · w` fits an `i16`.
 pub const MAX_SQUARED_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
 
-// Whole vectors of 32 lanes (AVX-512) fit the hidden layer.
-const _: () = assert!(HIDDEN.is_multiple_of(32));
+// A block is a whole number of tiles: 8 AVX2 vectors or 4 AVX-512 ones.
+const _: () = assert!(HIDDEN_STEP == 128);
 
 /// Which implementation of the kernels runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,31 +71,34 @@ impl Kernels {
         }
     }
 
-    /// `out = base − Σ subs + Σ adds`, lane by lane, wrapping.
+    /// `out = base − Σ subs + Σ adds` over the first `n` lanes, wrapping.
     #[inline]
-    pub fn update(self, out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row]) {
+    pub fn update(self, out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row], n: usize) {
+        // The SIMD loops index by this bound; the loader guarantees it.
+        assert!(n <= MAX_HIDDEN && n.is_multiple_of(HIDDEN_STEP));
         match self {
-            Kernels::Portable => portable::update(out, base, subs, adds),
+            Kernels::Portable => portable::update(out, base, subs, adds, n),
             // SAFETY: `available` only offers these after the CPU said it
-            // has the features they are compiled for.
+            // has the features they are compiled for, and `n` was checked.
             #[cfg(target_arch = "x86_64")]
-            Kernels::Avx2 => unsafe { avx2::update(out, base, subs, adds) },
+            Kernels::Avx2 => unsafe { avx2::update(out, base, subs, adds, n) },
             #[cfg(target_arch = "x86_64")]
-            Kernels::Avx512 => unsafe { avx512::update(out, base, subs, adds) },
+            Kernels::Avx512 => unsafe { avx512::update(out, base, subs, adds, n) },
         }
     }
 
-    /// `Σ act(a) · w` over the hidden layer, where `act` clamps to 0..=QA
-    /// and, when `squared`, squares (in units of QA²).
+    /// `Σ act(a) · w` over the first `n` lanes, where `act` clamps to
+    /// 0..=QA and, when `squared`, squares (in units of QA²).
     #[inline]
-    pub fn dot(self, acc: &Row, weights: &Row, squared: bool) -> i32 {
+    pub fn dot(self, acc: &Row, weights: &Row, squared: bool, n: usize) -> i32 {
+        assert!(n <= MAX_HIDDEN && n.is_multiple_of(HIDDEN_STEP));
         match self {
-            Kernels::Portable => portable::dot(acc, weights, squared),
+            Kernels::Portable => portable::dot(acc, weights, squared, n),
             // SAFETY: as in `update`.
             #[cfg(target_arch = "x86_64")]
-            Kernels::Avx2 => unsafe { avx2::dot(acc, weights, squared) },
+            Kernels::Avx2 => unsafe { avx2::dot(acc, weights, squared, n) },
             #[cfg(target_arch = "x86_64")]
-            Kernels::Avx512 => unsafe { avx512::dot(acc, weights, squared) },
+            Kernels::Avx512 => unsafe { avx512::dot(acc, weights, squared, n) },
         }
     }
 }
@@ -100,8 +107,9 @@ mod portable {
     use super::{Row, QA};
 
     #[inline(always)]
-    pub fn update(out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row]) {
-        *out = *base;
+    pub fn update(out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row], n: usize) {
+        let out = &mut out[..n];
+        out.copy_from_slice(&base[..n]);
         for s in subs {
             for (o, w) in out.iter_mut().zip(s.iter()) {
                 *o = o.wrapping_sub(*w);
@@ -115,41 +123,39 @@ mod portable {
     }
 
     #[inline(always)]
-    pub fn dot(acc: &Row, weights: &Row, squared: bool) -> i32 {
+    pub fn dot(acc: &Row, weights: &Row, squared: bool, n: usize) -> i32 {
         let clamped = |a: i16| (a as i32).clamp(0, QA);
+        let pairs = acc[..n].iter().zip(&weights[..n]);
         if squared {
-            acc.iter().zip(weights).fold(0i32, |s, (&a, &w)| {
+            pairs.fold(0i32, |s, (&a, &w)| {
                 let a = clamped(a);
                 s.wrapping_add(a * a * w as i32)
             })
         } else {
-            acc.iter()
-                .zip(weights)
-                .fold(0i32, |s, (&a, &w)| s.wrapping_add(clamped(a) * w as i32))
+            pairs.fold(0i32, |s, (&a, &w)| s.wrapping_add(clamped(a) * w as i32))
         }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{Row, HIDDEN, QA};
+    use super::{Row, HIDDEN_STEP, QA};
     use std::arch::x86_64::*;
 
     const LANES: usize = 16;
-    const VECS: usize = HIDDEN / LANES;
-    /// Vectors kept in registers at once (of 16 registers, or 32).
-    const TILE: usize = if VECS < 8 { VECS } else { 8 };
-    const _: () = assert!(VECS.is_multiple_of(TILE));
+    /// Vectors kept in registers at once: one block of the hidden layer.
+    const TILE: usize = HIDDEN_STEP / LANES;
 
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn update(out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row]) {
-        // SAFETY: every pointer is `(t + i) · LANES` lanes into a row of
-        // HIDDEN lanes, t + i < VECS, and the loads and stores are unaligned.
+    pub unsafe fn update(out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row], n: usize) {
+        // SAFETY: every pointer is `(t + i) · LANES` lanes into a row,
+        // (t + i) · LANES < n ≤ MAX_HIDDEN (the caller checked n), and the
+        // loads and stores are unaligned.
         unsafe {
             // A tile of vectors stays in registers while every row is added.
-            for t in (0..VECS).step_by(TILE) {
+            for t in (0..n / LANES).step_by(TILE) {
                 let at = |r: &Row, i: usize| r.as_ptr().add((t + i) * LANES) as *const __m256i;
                 let mut v: [__m256i; TILE] =
                     std::array::from_fn(|i| _mm256_loadu_si256(at(base, i)));
@@ -173,13 +179,13 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn dot(acc: &Row, weights: &Row, squared: bool) -> i32 {
+    pub unsafe fn dot(acc: &Row, weights: &Row, squared: bool, n: usize) -> i32 {
         // SAFETY: as in `update`.
         unsafe {
             let zero = _mm256_setzero_si256();
             let qa = _mm256_set1_epi16(QA as i16);
             let mut sum = _mm256_setzero_si256();
-            for i in 0..VECS {
+            for i in 0..n / LANES {
                 let a = _mm256_loadu_si256(acc.as_ptr().add(i * LANES) as *const __m256i);
                 let w = _mm256_loadu_si256(weights.as_ptr().add(i * LANES) as *const __m256i);
                 let a = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
@@ -204,24 +210,23 @@ mod avx2 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{Row, HIDDEN, QA};
+    use super::{Row, HIDDEN_STEP, QA};
     use std::arch::x86_64::*;
 
     const LANES: usize = 32;
-    const VECS: usize = HIDDEN / LANES;
-    /// Vectors kept in registers at once (of 16 registers, or 32).
-    const TILE: usize = if VECS < 8 { VECS } else { 8 };
-    const _: () = assert!(VECS.is_multiple_of(TILE));
+    /// Vectors kept in registers at once: one block of the hidden layer.
+    const TILE: usize = HIDDEN_STEP / LANES;
 
     /// # Safety
     /// The CPU must have AVX-512 F and BW.
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub unsafe fn update(out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row]) {
-        // SAFETY: every pointer is `(t + i) · LANES` lanes into a row of
-        // HIDDEN lanes, t + i < VECS, and the loads and stores are unaligned.
+    pub unsafe fn update(out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row], n: usize) {
+        // SAFETY: every pointer is `(t + i) · LANES` lanes into a row,
+        // (t + i) · LANES < n ≤ MAX_HIDDEN (the caller checked n), and the
+        // loads and stores are unaligned.
         unsafe {
             // A tile of vectors stays in registers while every row is added.
-            for t in (0..VECS).step_by(TILE) {
+            for t in (0..n / LANES).step_by(TILE) {
                 let at = |r: &Row, i: usize| r.as_ptr().add((t + i) * LANES) as *const __m512i;
                 let mut v: [__m512i; TILE] =
                     std::array::from_fn(|i| _mm512_loadu_si512(at(base, i)));
@@ -245,13 +250,13 @@ mod avx512 {
     /// # Safety
     /// The CPU must have AVX-512 F and BW.
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub unsafe fn dot(acc: &Row, weights: &Row, squared: bool) -> i32 {
+    pub unsafe fn dot(acc: &Row, weights: &Row, squared: bool, n: usize) -> i32 {
         // SAFETY: as in `update`.
         unsafe {
             let zero = _mm512_setzero_si512();
             let qa = _mm512_set1_epi16(QA as i16);
             let mut sum = _mm512_setzero_si512();
-            for i in 0..VECS {
+            for i in 0..n / LANES {
                 let a = _mm512_loadu_si512(acc.as_ptr().add(i * LANES) as *const __m512i);
                 let w = _mm512_loadu_si512(weights.as_ptr().add(i * LANES) as *const __m512i);
                 let a = _mm512_min_epi16(_mm512_max_epi16(a, zero), qa);
@@ -283,30 +288,34 @@ mod tests {
     }
 
     /// Every kernel this CPU runs gives exactly the portable result, for
-    /// updates (wrapping included) and both activations.
+    /// updates (wrapping included) and both activations, at every hidden
+    /// size; lanes past the size are left alone.
     #[test]
     fn simd_kernels_match_the_portable_ones() {
         let kernels = Kernels::available();
         eprintln!("kernels here: {kernels:?}");
-        for seed in 0..200u64 {
-            let base = row(seed, 32768);
-            let rows: Vec<Row> = (0..6).map(|k| row(seed * 7 + k, 600)).collect();
-            let (subs, adds): (Vec<&Row>, Vec<&Row>) =
-                (rows[..2].iter().collect(), rows[2..].iter().collect());
-            let acc = row(seed + 1000, 400);
-            let weights = row(seed + 2000, MAX_SQUARED_WEIGHT as i32);
-            let mut expected = [0; HIDDEN];
-            Kernels::Portable.update(&mut expected, &base, &subs, &adds);
-            for &k in &kernels {
-                let mut out = [0; HIDDEN];
-                k.update(&mut out, &base, &subs, &adds);
-                assert_eq!(out, expected, "{k:?} update, seed {seed}");
-                for squared in [false, true] {
-                    assert_eq!(
-                        k.dot(&acc, &weights, squared),
-                        Kernels::Portable.dot(&acc, &weights, squared),
-                        "{k:?} dot (squared {squared}), seed {seed}"
-                    );
+        for n in (HIDDEN_STEP..=MAX_HIDDEN).step_by(HIDDEN_STEP) {
+            for seed in 0..200u64 {
+                let base = row(seed, 32768);
+                let rows: Vec<Row> = (0..6).map(|k| row(seed * 7 + k, 600)).collect();
+                let (subs, adds): (Vec<&Row>, Vec<&Row>) =
+                    (rows[..2].iter().collect(), rows[2..].iter().collect());
+                let acc = row(seed + 1000, 400);
+                let weights = row(seed + 2000, MAX_SQUARED_WEIGHT as i32);
+                let mut expected = [7; MAX_HIDDEN];
+                Kernels::Portable.update(&mut expected, &base, &subs, &adds, n);
+                assert!(expected[n..].iter().all(|&x| x == 7));
+                for &k in &kernels {
+                    let mut out = [7; MAX_HIDDEN];
+                    k.update(&mut out, &base, &subs, &adds, n);
+                    assert_eq!(out, expected, "{k:?} update, {n} lanes, seed {seed}");
+                    for squared in [false, true] {
+                        assert_eq!(
+                            k.dot(&acc, &weights, squared, n),
+                            Kernels::Portable.dot(&acc, &weights, squared, n),
+                            "{k:?} dot (squared {squared}), {n} lanes, seed {seed}"
+                        );
+                    }
                 }
             }
         }
