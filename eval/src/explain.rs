@@ -1,4 +1,5 @@
-//! The `eval` trace: a table of every term.
+//! The `eval` trace: the hand-written terms (when the network is a
+//! correction to them), the network's output and each piece's share of it.
 
 use crate::params::Params;
 use crate::score::{Score, PHASE_MAX, SCALE_NORMAL};
@@ -12,6 +13,48 @@ fn cells(s: Score) -> String {
 
 /// See [`crate::explain()`].
 pub(crate) fn explain(pos: &Position, params: &Params, net: &crate::nnue::Network) -> String {
+    let from_white = |v: i32| match pos.side_to_move() {
+        Color::White => v,
+        Color::Black => -v,
+    };
+    let stm = crate::static_eval_with(net, pos);
+    let white = from_white(stm);
+    let stm_name = match pos.side_to_move() {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    let output = from_white(net.evaluate(pos));
+    // A network used alone is the whole evaluation: the hand-written
+    // terms would only mislead.
+    let mut lines = if net.is_residual() {
+        let mut lines = hand_written(pos, params);
+        lines.push(format!(
+            "Network correction: {output:+} cp from White's view"
+        ));
+        lines
+    } else {
+        vec![format!(
+            "Network: {output:+} cp from White's view ({})",
+            net.describe()
+        )]
+    };
+    lines.push(format!("Final: {white:+} cp from White's view"));
+    lines.push(format!(
+        "Final: {stm:+} cp from the side to move's view ({stm_name})"
+    ));
+
+    lines.extend(piece_contributions(pos, net));
+
+    let mut out = String::new();
+    for line in lines {
+        // Padding of empty cells must not leave trailing spaces.
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
+/// The hand-written evaluation's table of terms, and its total.
+fn hand_written(pos: &Position, params: &Params) -> Vec<String> {
     let b = Breakdown::uncached(pos, params);
     let rule = "---------------+---------------+---------------+--------------";
     let mut lines: Vec<String> = vec![
@@ -48,43 +91,11 @@ pub(crate) fn explain(pos: &Position, params: &Params, net: &crate::nnue::Networ
         "Phase: {} of {PHASE_MAX} (middlegame weight), endgame scale: {} of {SCALE_NORMAL}",
         b.phase, b.scale
     ));
-    let hand_written = b.white_score();
-    let from_white = |v: i32| match pos.side_to_move() {
-        Color::White => v,
-        Color::Black => -v,
-    };
-    let stm = crate::static_eval_with(net, pos);
-    let white = from_white(stm);
-    let stm_name = match pos.side_to_move() {
-        Color::White => "White",
-        Color::Black => "Black",
-    };
     lines.push(format!(
-        "Hand-written: {hand_written:+} cp from White's view"
+        "Hand-written: {:+} cp from White's view",
+        b.white_score()
     ));
-    let output = from_white(net.evaluate(pos));
-    if net.is_residual() {
-        lines.push(format!(
-            "Network correction: {output:+} cp from White's view"
-        ));
-    } else {
-        lines.push(format!(
-            "Network: {output:+} cp from White's view (used alone)"
-        ));
-    }
-    lines.push(format!("Final: {white:+} cp from White's view"));
-    lines.push(format!(
-        "Final: {stm:+} cp from the side to move's view ({stm_name})"
-    ));
-
-    lines.extend(piece_contributions(pos, net));
-
-    let mut out = String::new();
-    for line in lines {
-        // Padding of empty cells must not leave trailing spaces.
-        let _ = writeln!(out, "{}", line.trim_end());
-    }
-    out
+    lines
 }
 
 /// The network's view, as Stockfish's `eval` shows it: for each piece but

@@ -2,7 +2,7 @@
 
 use crate::params::Params;
 use crate::score::Score;
-use crate::{evaluate, evaluate_cached, explain, Breakdown, PawnTable, Term};
+use crate::{evaluate, evaluate_cached, explain, Breakdown, PawnTable, Term, EVAL_LIMIT};
 use castella_movegen::{Color, Position};
 
 /// The FENs of every perft suite in tests/data (the part before the first
@@ -181,6 +181,25 @@ fn queen_up_wins() {
             assert!(v < -700, "{fen}: {v}");
         }
     }
+}
+
+/// A network that is the whole evaluation shows no hand-written terms.
+#[test]
+fn explain_shows_a_network_alone_without_the_terms() {
+    let mut file = crate::NETWORK_FILE.to_vec();
+    file[8] &= !(crate::nnue::RESIDUAL as u8);
+    let net = crate::nnue::Network::from_bytes(&file).unwrap();
+    let pos = Position::startpos();
+    let text = explain(&pos, &net);
+    assert!(!text.contains("Hand-written") && !text.contains("Phase:"));
+    assert!(text.contains("cp from White's view ((768 -> "));
+    assert!(text.contains("the whole evaluation)"));
+    let v = crate::static_eval_with(&net, &pos);
+    assert_eq!(v, net.evaluate(&pos).clamp(-EVAL_LIMIT, EVAL_LIMIT));
+    assert!(text.contains(&format!(
+        "Final: {v:+} cp from the side to move's view (White)"
+    )));
+    assert!(text.contains("what each piece adds"));
 }
 
 #[test]
