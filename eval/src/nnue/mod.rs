@@ -1,9 +1,9 @@
 //! A small efficiently-updatable neural network evaluation (NNUE).
 //!
 //! Shape: 768 inputs (colour × piece × square, seen from one side) feed a
-//! hidden layer of 128 or 256 neurons (the file says which), computed twice: once from the side to
-//! move's view and once from the other side's (the board flipped top to
-//! bottom and the colours swapped). The two halves pass a clipped ReLU and
+//! hidden layer of 128 or 256 neurons (the file says which), computed
+//! twice: once from the side to move's view and once from the other
+//! side's (the board flipped top to bottom and the colours swapped). The two halves pass a clipped ReLU and
 //! one output neuron reads both, side to move first. The activation is a
 //! clipped ReLU, or its square (SCReLU) when the file says so. The output
 //! neuron may come in material buckets: one per range of piece counts, so
