@@ -37,8 +37,8 @@
 //! checkpoint's weights (or a `.nnue` file's), for example to fine-tune a
 //! distilled network on search scores, or the shipped one on new games.
 //! `--hidden N` is the hidden layer's size per view (128 or 256; the
-//! engine reads either). `--buckets N` splits the output neuron into N material buckets (by the
-//! number of pieces on the board). `--fine-output` stores the output
+//! engine reads either). `--buckets N` splits the output neuron into N
+//! material buckets (by the number of pieces on the board). `--fine-output` stores the output
 //! weights twice as finely (units of 1/128, within ±0.99), which most of
 //! the rounding loss comes from.
 //! `--baseline NET` (repeatable) first prints the validation error of the
@@ -48,7 +48,7 @@ use castella_bench::filter::Filter;
 use castella_bench::train::model::{Activation, Shape};
 use castella_bench::train::sample::Target;
 use castella_bench::train::{self, Config};
-use castella_eval::nnue::{HIDDEN_STEP, MAX_BUCKETS, MAX_HIDDEN};
+use castella_eval::nnue::{is_valid_hidden, HIDDEN_STEP, MAX_BUCKETS, MAX_HIDDEN};
 
 const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
 [--lambda X] [--scale CP] [--hidden N] [--activation crelu|screlu] [--buckets N] [--fine-output] [--decay X] [--mirror] [--residual] \
@@ -120,10 +120,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             "--fine-output" => c.shape.fine_output = true,
             "--hidden" => {
                 c.shape.hidden = num(&flag, value()?)?;
-                if c.shape.hidden == 0
-                    || c.shape.hidden > MAX_HIDDEN
-                    || !c.shape.hidden.is_multiple_of(HIDDEN_STEP)
-                {
+                if !is_valid_hidden(c.shape.hidden) {
                     return Err(format!(
                         "--hidden must be a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}"
                     ));

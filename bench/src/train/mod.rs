@@ -104,8 +104,9 @@ pub fn run(c: &Config) -> Result<(), String> {
             net.describe()
         );
     }
+    let param_count = c.shape.params();
     if c.shape.residual {
-        let none = vec![0f32; c.shape.params()];
+        let none = vec![0f32; param_count];
         eprintln!(
             "validation error of the hand-written evaluation alone: {:.6}",
             mean_error(&none, &valid, &c.shape)
@@ -115,7 +116,7 @@ pub fn run(c: &Config) -> Result<(), String> {
     let ckpt_path = c.out.with_extension("ckpt");
     let mut rng = StdRng::seed_from_u64(c.seed);
     let mut state = if c.resume {
-        let ck = Checkpoint::load(&ckpt_path, c.shape.params())?;
+        let ck = Checkpoint::load(&ckpt_path, param_count)?;
         eprintln!("resuming after epoch {} ({} steps)", ck.epoch, ck.steps);
         ck
     } else {
@@ -125,7 +126,7 @@ pub fn run(c: &Config) -> Result<(), String> {
                 model::dequantise(&bytes, &c.shape)
                     .map_err(|e| format!("{}: {e}", path.display()))?
             }
-            Some(path) => Checkpoint::load(path, c.shape.params())?.params,
+            Some(path) => Checkpoint::load(path, param_count)?.params,
             None => model::init(&mut rng, &c.shape),
         };
         Checkpoint {
@@ -133,8 +134,8 @@ pub fn run(c: &Config) -> Result<(), String> {
             steps: 0,
             best: f64::INFINITY,
             params,
-            m: vec![0.0; c.shape.params()],
-            v: vec![0.0; c.shape.params()],
+            m: vec![0.0; param_count],
+            v: vec![0.0; param_count],
         }
     };
     let steps_per_epoch = train.len().div_ceil(c.batch) as u64;
@@ -142,7 +143,6 @@ pub fn run(c: &Config) -> Result<(), String> {
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let threads = rayon::current_num_threads().max(1);
     let mut order: Vec<usize> = (0..train.len()).collect();
-    let params = c.shape.params();
     for epoch in state.epoch + 1..=c.epochs {
         // The epoch's order depends on the seed and the epoch alone, so a
         // resumed run sees what an unbroken one would have.
@@ -159,7 +159,7 @@ pub fn run(c: &Config) -> Result<(), String> {
             let (grad, err) = batch
                 .par_chunks(per)
                 .map(|chunk| {
-                    let mut g = vec![0f32; params];
+                    let mut g = vec![0f32; param_count];
                     let mut e = 0f64;
                     for &i in chunk {
                         let mirror = if c.mirror && (i + epoch as usize) % 2 == 1 {
@@ -172,7 +172,7 @@ pub fn run(c: &Config) -> Result<(), String> {
                     (g, e)
                 })
                 .reduce(
-                    || (vec![0f32; params], 0.0),
+                    || (vec![0f32; param_count], 0.0),
                     |(mut a, ea), (b, eb)| {
                         a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
                         (a, ea + eb)
@@ -191,11 +191,12 @@ pub fn run(c: &Config) -> Result<(), String> {
                 *v = beta2 * *v + (1.0 - beta2) * g * g;
                 *p -= lr * ((*m / c1) / ((*v / c2).sqrt() + eps) + c.decay * *p);
             }
-            for w in &mut state.params[W1..c.shape.w2()] {
+            let (w2, b2) = (c.shape.w2(), c.shape.b2());
+            for w in &mut state.params[W1..w2] {
                 *w = w.clamp(-CLIP, CLIP);
             }
             let clip = c.shape.output_clip();
-            for w in &mut state.params[c.shape.w2()..c.shape.b2()] {
+            for w in &mut state.params[w2..b2] {
                 *w = w.clamp(-clip, clip);
             }
         }

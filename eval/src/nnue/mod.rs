@@ -36,6 +36,12 @@ pub const INPUTS: usize = 768;
 pub const HIDDEN_STEP: usize = 128;
 /// ... and at most this many: the room every accumulator keeps.
 pub const MAX_HIDDEN: usize = 256;
+
+/// Whether a network may have `hidden` neurons per view: what network
+/// files and the trainer's `--hidden` are checked against.
+pub fn is_valid_hidden(hidden: usize) -> bool {
+    hidden > 0 && hidden <= MAX_HIDDEN && hidden.is_multiple_of(HIDDEN_STEP)
+}
 /// Quantisation of the hidden layer: 1.0 is stored as `QA`.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights: 1.0 is stored as `QB`.
@@ -212,7 +218,7 @@ impl Network {
             return Err("not a Castella network file (bad magic)".into());
         }
         let hidden = u32::from_le_bytes(r.take()?) as usize;
-        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(HIDDEN_STEP) {
+        if !is_valid_hidden(hidden) {
             return Err(format!(
                 "the network has {hidden} hidden neurons; this build reads multiples of \
                  {HIDDEN_STEP} up to {MAX_HIDDEN}"
@@ -472,31 +478,38 @@ mod tests {
         }
     }
 
+    /// `net` evaluates every test position from scratch, and each child
+    /// through an incremental update, as `reference` does from scratch.
+    fn assert_evaluates_as(net: &Network, reference: &Network) {
+        let k = net.kernels();
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(net.evaluate(&pos), reference.evaluate(&pos), "{k:?} {fen}");
+            for &mv in pos.legal_moves().iter() {
+                let child = pos.play(mv);
+                let mut a = Accumulator::default();
+                net.update(&net.refresh(&pos), &Delta::between(&pos, &child), &mut a);
+                assert_eq!(
+                    net.output(&a, &child),
+                    reference.evaluate(&child),
+                    "{k:?} {fen} {mv:?}"
+                );
+            }
+        }
+    }
+
     /// The whole network, refreshed and updated, gives the same output
     /// with every kernel this CPU runs.
     #[test]
     fn every_kernel_evaluates_alike() {
+        let portable = Network::from_bytes(crate::NETWORK_FILE)
+            .unwrap()
+            .with_kernels(Kernels::Portable);
         for k in Kernels::available() {
             let net = Network::from_bytes(crate::NETWORK_FILE)
                 .unwrap()
                 .with_kernels(k);
-            let portable = Network::from_bytes(crate::NETWORK_FILE)
-                .unwrap()
-                .with_kernels(Kernels::Portable);
-            for fen in FENS {
-                let pos = Position::from_fen(fen).unwrap();
-                assert_eq!(net.evaluate(&pos), portable.evaluate(&pos), "{k:?} {fen}");
-                for &mv in pos.legal_moves().iter() {
-                    let child = pos.play(mv);
-                    let mut a = Accumulator::default();
-                    net.update(&net.refresh(&pos), &Delta::between(&pos, &child), &mut a);
-                    assert_eq!(
-                        net.output(&a, &child),
-                        portable.evaluate(&child),
-                        "{k:?} {fen} {mv:?}"
-                    );
-                }
-            }
+            assert_evaluates_as(&net, &portable);
         }
     }
 
@@ -516,16 +529,7 @@ mod tests {
     /// A network file with `to` hidden neurons per view: the first `to`
     /// of `file`'s, then silent ones (zero weights, bias and output).
     fn resized(file: &[u8], to: usize) -> Vec<u8> {
-        let hidden = u32::from_le_bytes(file[4..8].try_into().unwrap()) as usize;
-        let flags = u32::from_le_bytes(file[8..12].try_into().unwrap());
-        let (header, buckets) = if flags & BUCKETS != 0 {
-            (
-                16,
-                u32::from_le_bytes(file[12..16].try_into().unwrap()) as usize,
-            )
-        } else {
-            (12, 1)
-        };
+        let (hidden, header, buckets) = header_of(file);
         let mut out = file[..header].to_vec();
         out[4..8].copy_from_slice(&(to as u32).to_le_bytes());
         let rows = file[header..].chunks_exact(2 * hidden);
@@ -537,6 +541,16 @@ mod tests {
         }
         out.extend_from_slice(&file[file.len() - 4 * buckets..]);
         out
+    }
+
+    /// A network file's hidden size, header length and output buckets.
+    fn header_of(file: &[u8]) -> (usize, usize, usize) {
+        let u32_at = |i: usize| u32::from_le_bytes(file[i..i + 4].try_into().unwrap()) as usize;
+        if u32_at(8) as u32 & BUCKETS != 0 {
+            (u32_at(4), 16, u32_at(12))
+        } else {
+            (u32_at(4), 12, 1)
+        }
     }
 
     /// Networks of the smallest and largest hidden size load, and the
@@ -553,20 +567,7 @@ mod tests {
                 .with_kernels(k);
             assert_eq!(large.hidden(), MAX_HIDDEN);
             assert!(large.describe().contains(&format!("-> {MAX_HIDDEN})")));
-            for fen in FENS {
-                let pos = Position::from_fen(fen).unwrap();
-                assert_eq!(large.evaluate(&pos), small.evaluate(&pos), "{k:?} {fen}");
-                for &mv in pos.legal_moves().iter() {
-                    let child = pos.play(mv);
-                    let mut a = Accumulator::default();
-                    large.update(&large.refresh(&pos), &Delta::between(&pos, &child), &mut a);
-                    assert_eq!(
-                        large.output(&a, &child),
-                        small.evaluate(&child),
-                        "{k:?} {mv:?}"
-                    );
-                }
-            }
+            assert_evaluates_as(&large, &small);
         }
     }
 
@@ -595,12 +596,7 @@ mod tests {
         // As SCReLU, an output weight too large for the SIMD products.
         let mut squared = good.to_vec();
         squared[8] |= SCRELU as u8;
-        let header = if good[8] as u32 & BUCKETS != 0 {
-            16
-        } else {
-            12
-        };
-        let hidden = u32::from_le_bytes(good[4..8].try_into().unwrap()) as usize;
+        let (hidden, header, _) = header_of(good);
         let first_output = header + 2 * (INPUTS * hidden + hidden);
         squared[first_output..first_output + 2].copy_from_slice(&200i16.to_le_bytes());
         assert!(err(&squared).contains("output weights"));

@@ -74,12 +74,14 @@ impl Kernels {
     /// `out = base − Σ subs + Σ adds` over the first `n` lanes, wrapping.
     #[inline]
     pub fn update(self, out: &mut Row, base: &Row, subs: &[&Row], adds: &[&Row], n: usize) {
-        // The SIMD loops index by this bound; the loader guarantees it.
-        assert!(n <= MAX_HIDDEN && n.is_multiple_of(HIDDEN_STEP));
+        // The SIMD loops stay within a row when n ≤ MAX_HIDDEN: the loader
+        // only accepts such sizes, and the bound costs no branch here.
+        debug_assert!(n.is_multiple_of(HIDDEN_STEP));
+        let n = n.min(MAX_HIDDEN);
         match self {
             Kernels::Portable => portable::update(out, base, subs, adds, n),
             // SAFETY: `available` only offers these after the CPU said it
-            // has the features they are compiled for, and `n` was checked.
+            // has the features they are compiled for, and n ≤ MAX_HIDDEN.
             #[cfg(target_arch = "x86_64")]
             Kernels::Avx2 => unsafe { avx2::update(out, base, subs, adds, n) },
             #[cfg(target_arch = "x86_64")]
@@ -91,7 +93,8 @@ impl Kernels {
     /// 0..=QA and, when `squared`, squares (in units of QA²).
     #[inline]
     pub fn dot(self, acc: &Row, weights: &Row, squared: bool, n: usize) -> i32 {
-        assert!(n <= MAX_HIDDEN && n.is_multiple_of(HIDDEN_STEP));
+        debug_assert!(n.is_multiple_of(HIDDEN_STEP));
+        let n = n.min(MAX_HIDDEN);
         match self {
             Kernels::Portable => portable::dot(acc, weights, squared, n),
             // SAFETY: as in `update`.
