@@ -7,7 +7,7 @@
 //!   --lambda X (0)  --scale CP (210)  --hidden N (256)  --activation crelu|screlu (screlu)
 //!   --buckets N (1)  --fine-output  --decay X (0.1)  --mirror  --residual  --hold-out N (50)  --seed S (1)
 //!   --threads T  --out FILE (castella.nnue)  --resume  --init CKPT
-//!   --teacher  --children N (0)  --baseline NET
+//!   --teacher  --teacher-mix X (0)  --children N (0)  --baseline NET
 //!   --skip-plies N (8)  --max-score N (10000)  --keep-noisy  --keep-check
 //! ```
 //!
@@ -33,7 +33,9 @@
 //! build embeds instead of its search score (distillation: the
 //! hand-written evaluation seeding the first network), and `--children N`
 //! adds up to N positions a random move after each training position,
-//! which only the teacher can label. `--init CKPT` starts from a
+//! which only the teacher can label. `--teacher-mix X` blends the
+//! teacher into the search's score instead (see `Target::teacher_mix`):
+//! share X at full material, none in a pawn ending. `--init CKPT` starts from a
 //! checkpoint's weights (or a `.nnue` file's), for example to fine-tune a
 //! distilled network on search scores, or the shipped one on new games.
 //! `--hidden N` is the hidden layer's size per view (128 or 256; the
@@ -53,7 +55,7 @@ use castella_eval::nnue::{is_valid_hidden, HIDDEN_STEP, MAX_BUCKETS, MAX_HIDDEN}
 const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
 [--lambda X] [--scale CP] [--hidden N] [--activation crelu|screlu] [--buckets N] [--fine-output] [--decay X] [--mirror] [--residual] \
 [--hold-out N] [--seed S] [--threads T] [--out FILE] [--resume] [--init CKPT] [--teacher] \
-[--children N] [--baseline NET] [--skip-plies N] \
+[--teacher-mix X] [--children N] [--baseline NET] [--skip-plies N] \
 [--max-score N] [--keep-noisy] [--keep-check] FILE...";
 
 fn parse_args() -> Result<(Config, Option<usize>), String> {
@@ -64,6 +66,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             lambda: 0.0,
             scale: 210.0,
             teacher: false,
+            teacher_mix: 0.0,
         },
         shape: Shape {
             hidden: 256,
@@ -136,6 +139,12 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             "--resume" => c.resume = true,
             "--init" => c.init = Some(value()?.into()),
             "--teacher" => c.target.teacher = true,
+            "--teacher-mix" => {
+                c.target.teacher_mix = num(&flag, value()?)?;
+                if !(0.0..=1.0).contains(&c.target.teacher_mix) {
+                    return Err("--teacher-mix must lie from 0 to 1".into());
+                }
+            }
             "--children" => c.children = num(&flag, value()?)?,
             "--baseline" => c.baselines.push(value()?.into()),
             "-h" | "--help" => return Err(USAGE.into()),

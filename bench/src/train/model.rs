@@ -342,6 +342,7 @@ mod tests {
             lambda: 0.0,
             scale: 400.0,
             teacher: false,
+            teacher_mix: 0.0,
         };
         let mut largest = 0f32;
         for fen in [

@@ -4,7 +4,7 @@
 use crate::filter::Filter;
 use crate::games::{self, Outcome, Scored};
 use castella_eval::nnue::{for_each_feature, MAX_ACTIVE, SCALE};
-use castella_movegen::{Color, Position};
+use castella_movegen::{Color, Piece, Position};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -36,6 +36,13 @@ pub struct Target {
     /// score: distillation, to seed a first network from the evaluation it
     /// replaces, which can label any position, not only those played.
     pub teacher: bool,
+    /// The teacher's share of a training position's score at full
+    /// material, falling with the non-pawn material to none in a pawn
+    /// ending: the search's score where it knows more than the evaluation
+    /// it replaces (the ending), the teacher where the search is shallow
+    /// for the position (the opening). 0 is the search's score alone;
+    /// validation targets are always that.
+    pub teacher_mix: f32,
 }
 
 impl Target {
@@ -49,6 +56,29 @@ impl Target {
     pub fn value(&self, result: f32, cp: f32) -> f32 {
         self.lambda * result + (1.0 - self.lambda) * self.sigmoid(cp)
     }
+
+    /// The target for a training position `pos` whose search scored `cp`:
+    /// [`Target::value`] with the score's expectation blended with the
+    /// teacher's as [`Target::teacher_mix`] says.
+    fn training_value(&self, pos: &Position, result: f32, cp: f32) -> f32 {
+        let w = self.teacher_mix * phase_share(pos);
+        if w <= 0.0 {
+            return self.value(result, cp);
+        }
+        let teacher = self.sigmoid(castella_eval::static_eval(pos) as f32);
+        let expected = (1.0 - w) * self.sigmoid(cp) + w * teacher;
+        self.lambda * result + (1.0 - self.lambda) * expected
+    }
+}
+
+/// The non-pawn material on the board as a share of a full set (knights
+/// and bishops 1, rooks 2, queens 4, out of 24), at most 1.
+fn phase_share(pos: &Position) -> f32 {
+    let phase = pos.pieces(Piece::Knight).count()
+        + pos.pieces(Piece::Bishop).count()
+        + 2 * pos.pieces(Piece::Rook).count()
+        + 4 * pos.pieces(Piece::Queen).count();
+    (phase as f32 / 24.0).min(1.0)
 }
 
 impl Sample {
@@ -78,7 +108,7 @@ impl Sample {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
             count: 0,
-            target: target.value(result, score as f32),
+            target: target.training_value(pos, result, score as f32),
             hce: if residual {
                 castella_eval::evaluate(pos) as f32 / SCALE as f32
             } else {
@@ -129,6 +159,14 @@ pub fn load(
             .map(|g| {
                 let mut v = Vec::new();
                 let held_out = g.index % hold_out_every.max(1) == 0;
+                let target = if held_out {
+                    Target {
+                        teacher_mix: 0.0,
+                        ..target
+                    }
+                } else {
+                    target
+                };
                 let children = if target.teacher && !held_out {
                     children
                 } else {
@@ -210,6 +248,31 @@ pub fn baseline_error(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The teacher's share is the mix at full material and nothing in a
+    /// pawn ending, where the target is the search's alone.
+    #[test]
+    fn the_teacher_mix_falls_with_the_material() {
+        let target = Target {
+            lambda: 0.25,
+            scale: 210.0,
+            teacher: false,
+            teacher_mix: 0.5,
+        };
+        let full = Position::startpos();
+        let teacher = target.sigmoid(castella_eval::static_eval(&full) as f32);
+        let blended = 0.5 * target.sigmoid(120.0) + 0.5 * teacher;
+        let expected = 0.25 * 1.0 + 0.75 * blended;
+        assert!((target.training_value(&full, 1.0, 120.0) - expected).abs() < 1e-6);
+        let pawns = Position::from_fen("8/5k2/3p4/8/4P3/8/2K5/8 w - - 0 40").unwrap();
+        assert_eq!(phase_share(&pawns), 0.0);
+        assert_eq!(
+            target.training_value(&pawns, 0.5, -80.0),
+            target.value(0.5, -80.0)
+        );
+        let rooks = Position::from_fen("3r2k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 30").unwrap();
+        assert_eq!(phase_share(&rooks), 4.0 / 24.0);
+    }
 
     /// Children are distinct positions a legal move away, never in check,
     /// and the same ones every time for the same game and ply.
