@@ -104,17 +104,21 @@ fn file_flip_is_exact_without_castling() {
 
 #[test]
 fn bounded_and_explained_everywhere() {
+    let net = embedded_as(true);
     for pos in positions(1).iter().step_by(3) {
         let v = evaluate(pos);
         assert!(v.abs() < 5000, "{v} for {}", pos.fen());
-        let text = explain(pos, crate::network());
+        let text = explain(pos, &net);
         let white = if pos.side_to_move() == Color::White {
             v
         } else {
             -v
         };
         assert!(text.contains(&format!("Hand-written: {white:+} cp from White's view")));
+        let v = crate::static_eval_with(&net, pos);
+        assert!(text.contains(&format!("Final: {v:+} cp from the side to move")));
         let v = crate::static_eval(pos);
+        let text = explain(pos, crate::network());
         assert!(text.contains(&format!("Final: {v:+} cp from the side to move")));
     }
 }
@@ -183,12 +187,24 @@ fn queen_up_wins() {
     }
 }
 
+/// The embedded network's file read as a correction to the hand-written
+/// evaluation (`residual`) or as the whole evaluation, whichever the
+/// embedded one is: the explanation differs by that flag alone.
+fn embedded_as(residual: bool) -> crate::nnue::Network {
+    let mut file = crate::NETWORK_FILE.to_vec();
+    let flag = crate::nnue::RESIDUAL as u8;
+    if residual {
+        file[8] |= flag;
+    } else {
+        file[8] &= !flag;
+    }
+    crate::nnue::Network::from_bytes(&file).unwrap()
+}
+
 /// A network that is the whole evaluation shows no hand-written terms.
 #[test]
 fn explain_shows_a_network_alone_without_the_terms() {
-    let mut file = crate::NETWORK_FILE.to_vec();
-    file[8] &= !(crate::nnue::RESIDUAL as u8);
-    let net = crate::nnue::Network::from_bytes(&file).unwrap();
+    let net = embedded_as(false);
     let pos = Position::startpos();
     let text = explain(&pos, &net);
     assert!(!text.contains("Hand-written") && !text.contains("Phase:"));
@@ -205,7 +221,8 @@ fn explain_shows_a_network_alone_without_the_terms() {
 #[test]
 fn explain_lists_every_term() {
     let pos = Position::startpos();
-    let text = explain(&pos, crate::network());
+    let net = embedded_as(true);
+    let text = explain(&pos, &net);
     for term in Term::ALL {
         assert!(text.contains(term.name()), "{} missing", term.name());
     }
@@ -213,7 +230,7 @@ fn explain_lists_every_term() {
     assert!(text.contains("from White's view"));
     assert!(text.ends_with('\n') && !text.ends_with("\n\n"));
     assert!(text.lines().all(|l| l == l.trim_end()));
-    let v = crate::static_eval(&pos);
+    let v = crate::static_eval_with(&net, &pos);
     assert!(text.contains(&format!(
         "Final: {v:+} cp from the side to move's view (White)"
     )));
