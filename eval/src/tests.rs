@@ -187,9 +187,10 @@ fn queen_up_wins() {
     }
 }
 
-/// The embedded network's file read as a correction to the hand-written
-/// evaluation (`residual`) or as the whole evaluation, whichever the
-/// embedded one is: the explanation differs by that flag alone.
+/// The embedded network's file with its correction flag set (`residual`:
+/// a correction to the hand-written evaluation) or cleared (the whole
+/// evaluation), so that both forms of the explanation are tested
+/// whichever the shipped network is.
 fn embedded_as(residual: bool) -> crate::nnue::Network {
     let mut file = crate::NETWORK_FILE.to_vec();
     let flag = crate::nnue::RESIDUAL as u8;

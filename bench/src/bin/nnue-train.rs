@@ -30,17 +30,18 @@
 //! options. With `--residual` the network learns a correction to the
 //! hand-written evaluation instead of an evaluation of its own.
 //! `--teacher` labels every position with the static evaluation this
-//! build embeds instead of its search score (distillation: the
-//! hand-written evaluation seeding the first network), and `--children N`
-//! adds up to N positions a random move after each training position,
-//! which only the teacher can label. `--teacher-mix X` blends the
-//! teacher into the search's score instead (see `Target::teacher_mix`):
-//! share X at full material, none in a pawn ending. `--init CKPT` starts from a
-//! checkpoint's weights (or a `.nnue` file's), for example to fine-tune a
-//! distilled network on search scores, or the shipped one on new games.
-//! `--hidden N` is the hidden layer's size per view (128 or 256; the
-//! engine reads either). `--buckets N` splits the output neuron into N
-//! material buckets (by the number of pieces on the board). `--fine-output` stores the output
+//! build embeds (`EVALFILE` at build time picks it) instead of its search
+//! score: distillation, which once seeded the first network from the
+//! hand-written evaluation. `--children N` adds up to N positions a
+//! random move after each training position, which only the teacher can
+//! label. `--teacher-mix X` blends the teacher into the search's score
+//! instead (see `Target::teacher_mix`): share X at full material, none in
+//! a pawn ending. `--init CKPT` starts from a checkpoint's weights (or a
+//! `.nnue` file's), for example to fine-tune a distilled network on
+//! search scores, or the shipped one on new games. `--hidden N` is the
+//! hidden layer's size per view (128 or 256; the engine reads either).
+//! `--buckets N` splits the output neuron into N material buckets (by the
+//! number of pieces on the board). `--fine-output` stores the output
 //! weights twice as finely (units of 1/128, within ±0.99), which most of
 //! the rounding loss comes from.
 //! `--baseline NET` (repeatable) first prints the validation error of the

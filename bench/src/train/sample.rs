@@ -32,9 +32,9 @@ pub struct Target {
     /// through the same `σ(cp / scale)`, so it learns the score's scale.
     pub scale: f32,
     /// Score each position with the static evaluation this build embeds
-    /// (the hand-written one plus its network) instead of the search's
-    /// score: distillation, to seed a first network from the evaluation it
-    /// replaces, which can label any position, not only those played.
+    /// instead of the search's score: distillation, to seed a network
+    /// from the evaluation it replaces, which can label any position, not
+    /// only those played.
     pub teacher: bool,
     /// The teacher's share of a training position's score at full
     /// material, falling with the non-pawn material to none in a pawn
