@@ -1096,11 +1096,8 @@ fn python_tools_start() {
     }
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     for tool in [
-        "bench/tools/apply-params.py",
         "bench/tools/elo-ladder.py",
-        "bench/tools/label-with-stockfish.py",
         "bench/tools/lichess-bot-options.py",
-        "bench/tools/pgn-to-epd.py",
         "bench/tools/rank960-compare.py",
         "bench/tools/syzygy-compare.py",
         "bench/tools/tb-conversion.py",

@@ -1,12 +1,12 @@
-//! Castella's static evaluation: a hand-written, tapered (middlegame /
-//! endgame) evaluation.
+//! Castella's static evaluation: the network ([`nnue`], [`static_eval`])
+//! and the hand-written, tapered (middlegame / endgame) evaluation it
+//! replaced, which a correction network loaded with `EvalFile` still adds
+//! to.
 //!
-//! Each idea lives in its own module and scores one side at a time; this
+//! Each idea of the hand-written evaluation lives in its own module and scores one side at a time; this
 //! module runs them for both colours, blends the sum by the game phase and
 //! returns it from the side to move's point of view. All weights are in
-//! [`params::Params`], ready for Texel tuning through
-//! [`params::Params::to_vec`] / [`params::Params::from_vec`] and
-//! [`evaluate_with`].
+//! [`params::Params`] ([`evaluate_with`] takes others).
 //!
 //! The evaluation is exactly colour-symmetric: mirroring the board top to
 //! bottom and swapping the colours (and the side to move) gives the same

@@ -2,10 +2,9 @@
 //!
 //! The weights live in [`Params`], one named field per term. [`Params::DEFAULT`]
 //! holds the hand-written starting values (PeSTO-style piece-square tables,
-//! classic-engine magnitudes elsewhere). A Texel tuner reads and writes them as
-//! one flat vector: [`Params::to_vec`], [`Params::from_vec`] and
-//! [`Params::names`] list the fields in declaration order, every [`Score`] as
-//! two entries (middlegame, then endgame) and every plain `i32` as one.
+//! classic-engine magnitudes elsewhere), Texel-tuned on Castella's games
+//! before network 2 replaced this evaluation in the search (the tuner is in
+//! the git history).
 //!
 //! Tables indexed by rank use the rank relative to the piece's owner (index 0
 //! = its first rank); piece-square tables are written from White's side,
@@ -14,66 +13,11 @@
 
 use crate::score::{Score, S};
 
-/// A value the tuner can flatten to and rebuild from `i32`s.
-pub trait Flat {
-    /// Appends this value's entries.
-    fn flatten(&self, out: &mut Vec<i32>);
-    /// Reads this value's entries back; `None` when `input` runs out.
-    fn unflatten(&mut self, input: &mut std::slice::Iter<'_, i32>) -> Option<()>;
-    /// Appends one name per entry, starting with `prefix`.
-    fn names(&self, prefix: &str, out: &mut Vec<String>);
-}
-
-impl Flat for i32 {
-    fn flatten(&self, out: &mut Vec<i32>) {
-        out.push(*self);
-    }
-    fn unflatten(&mut self, input: &mut std::slice::Iter<'_, i32>) -> Option<()> {
-        *self = *input.next()?;
-        Some(())
-    }
-    fn names(&self, prefix: &str, out: &mut Vec<String>) {
-        out.push(prefix.to_string());
-    }
-}
-
-impl Flat for Score {
-    fn flatten(&self, out: &mut Vec<i32>) {
-        out.push(self.mg());
-        out.push(self.eg());
-    }
-    fn unflatten(&mut self, input: &mut std::slice::Iter<'_, i32>) -> Option<()> {
-        let mg = *input.next()?;
-        let eg = *input.next()?;
-        *self = S(mg, eg);
-        Some(())
-    }
-    fn names(&self, prefix: &str, out: &mut Vec<String>) {
-        out.push(format!("{prefix}.mg"));
-        out.push(format!("{prefix}.eg"));
-    }
-}
-
-impl<T: Flat, const N: usize> Flat for [T; N] {
-    fn flatten(&self, out: &mut Vec<i32>) {
-        self.iter().for_each(|x| x.flatten(out));
-    }
-    fn unflatten(&mut self, input: &mut std::slice::Iter<'_, i32>) -> Option<()> {
-        self.iter_mut().try_for_each(|x| x.unflatten(input))
-    }
-    fn names(&self, prefix: &str, out: &mut Vec<String>) {
-        for (i, x) in self.iter().enumerate() {
-            x.names(&format!("{prefix}[{i}]"), out);
-        }
-    }
-}
-
-/// Declares `Params`, its default values and the flat-vector conversions
-/// from a single list, so that a new field cannot be forgotten in one of them.
+/// Declares `Params` and its default values from a single list, each field
+/// beside its value.
 macro_rules! params {
     ($($(#[doc = $doc:literal])* $name:ident: $ty:ty = $value:expr,)*) => {
-        /// All evaluation weights. See the module documentation for the
-        /// layout of the flat vector.
+        /// All evaluation weights.
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub struct Params {
             $($(#[doc = $doc])* pub $name: $ty,)*
@@ -82,30 +26,6 @@ macro_rules! params {
         impl Params {
             /// The hand-written starting values.
             pub const DEFAULT: Params = Params { $($name: $value,)* };
-
-            /// Every weight as a flat vector, fields in declaration order.
-            pub fn to_vec(&self) -> Vec<i32> {
-                let mut out = Vec::new();
-                $(self.$name.flatten(&mut out);)*
-                out
-            }
-
-            /// Rebuilds parameters from a vector laid out as by
-            /// [`Params::to_vec`]; `None` unless the length matches exactly.
-            pub fn from_vec(values: &[i32]) -> Option<Params> {
-                let mut params = Params::DEFAULT;
-                let mut input = values.iter();
-                $(params.$name.unflatten(&mut input)?;)*
-                input.next().is_none().then_some(params)
-            }
-
-            /// One name per entry of [`Params::to_vec`], e.g.
-            /// `passed[6].eg`.
-            pub fn names(&self) -> Vec<String> {
-                let mut out = Vec::new();
-                $(self.$name.names(stringify!($name), &mut out);)*
-                out
-            }
         }
 
         impl Default for Params {
@@ -353,30 +273,4 @@ params! {
 
     /// The side to move's bonus.
     tempo: Score = S(29, 20),
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn flat_vector_round_trips() {
-        let p = Params::DEFAULT;
-        let v = p.to_vec();
-        assert_eq!(v.len(), p.names().len());
-        assert_eq!(Params::from_vec(&v), Some(p.clone()));
-        assert!(Params::from_vec(&v[1..]).is_none());
-        let mut longer = v.clone();
-        longer.push(0);
-        assert!(Params::from_vec(&longer).is_none());
-
-        let names = p.names();
-        let i = names.iter().position(|n| n == "passed[6].eg").unwrap();
-        let mut w = v;
-        w[i] += 5;
-        assert_eq!(
-            Params::from_vec(&w).unwrap().passed[6].eg(),
-            p.passed[6].eg() + 5
-        );
-    }
 }
