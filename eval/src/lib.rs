@@ -6,7 +6,7 @@
 //! Each idea of the hand-written evaluation lives in its own module and scores one side at a time; this
 //! module runs them for both colours, blends the sum by the game phase and
 //! returns it from the side to move's point of view. All weights are in
-//! [`params::Params`] ([`evaluate_with`] takes others).
+//! [`params::Params`].
 //!
 //! The evaluation is exactly colour-symmetric: mirroring the board top to
 //! bottom and swapping the colours (and the side to move) gives the same
@@ -34,6 +34,7 @@ mod tests;
 use castella_movegen::attacks::king_attacks;
 use castella_movegen::{Bitboard, Color, Piece, Position};
 use masks::{pawn_attacks_all, pawn_double_attacks, push};
+pub use material::phase;
 use params::Params;
 pub use pawn_table::PawnTable;
 use pawn_table::PawnTerms;
@@ -57,13 +58,7 @@ static DEFAULT_PARAMS: Params = Params::DEFAULT;
 /// stays within ±8000.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, &DEFAULT_PARAMS)
-}
-
-/// [`evaluate`] with other weights (for tuning).
-#[inline]
-pub fn evaluate_with(pos: &Position, params: &Params) -> i32 {
-    from_white(pos, Breakdown::uncached(pos, params).white_score())
+    from_white(pos, Breakdown::uncached(pos, &DEFAULT_PARAMS).white_score())
 }
 
 /// [`evaluate`], with the pawn terms taken from (and added to) `table`;

@@ -28,7 +28,7 @@ pub(crate) fn material(pos: &Position, color: Color, params: &Params) -> Score {
 /// The game phase from the non-pawn material on the board: [`PHASE_MAX`]
 /// with all pieces on (or more, after promotions: capped), 0 with none.
 #[inline(always)]
-pub(crate) fn phase(pos: &Position) -> i32 {
+pub fn phase(pos: &Position) -> i32 {
     let phase: i32 = [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen]
         .iter()
         .map(|&p| PHASE_WEIGHT[p.index()] * pos.pieces(p).count() as i32)

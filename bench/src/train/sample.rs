@@ -4,7 +4,8 @@
 use crate::filter::Filter;
 use crate::games::{self, Outcome, Scored};
 use castella_eval::nnue::{for_each_feature, MAX_ACTIVE, SCALE};
-use castella_movegen::{Color, Piece, Position};
+use castella_eval::score::PHASE_MAX;
+use castella_movegen::{Color, Position};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -61,8 +62,9 @@ impl Target {
     /// [`Target::value`] with the score's expectation blended with the
     /// teacher's as [`Target::teacher_mix`] says.
     fn training_value(&self, pos: &Position, result: f32, cp: f32) -> f32 {
+        // With `teacher` the score is the teacher's already.
         let w = self.teacher_mix * phase_share(pos);
-        if w <= 0.0 {
+        if w <= 0.0 || self.teacher {
             return self.value(result, cp);
         }
         let teacher = self.sigmoid(castella_eval::static_eval(pos) as f32);
@@ -71,14 +73,10 @@ impl Target {
     }
 }
 
-/// The non-pawn material on the board as a share of a full set (knights
-/// and bishops 1, rooks 2, queens 4, out of 24), at most 1.
+/// The game phase (the non-pawn material, as the hand-written evaluation
+/// weighs it) as a share of a full set: 1 with all pieces on, 0 with none.
 fn phase_share(pos: &Position) -> f32 {
-    let phase = pos.pieces(Piece::Knight).count()
-        + pos.pieces(Piece::Bishop).count()
-        + 2 * pos.pieces(Piece::Rook).count()
-        + 4 * pos.pieces(Piece::Queen).count();
-    (phase as f32 / 24.0).min(1.0)
+    castella_eval::phase(pos) as f32 / PHASE_MAX as f32
 }
 
 impl Sample {
