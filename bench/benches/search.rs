@@ -1,5 +1,5 @@
 //! Search speed: fixed-depth searches of a few positions with a fresh 16 MB
-//! table, one thread; and evaluation speed.
+//! table, one thread; and the network's speed.
 
 use castella_engine::{Engine, Limits, Options};
 use castella_movegen::Position;
@@ -44,17 +44,6 @@ fn bench_search(c: &mut Criterion) {
     group.finish();
 }
 
-fn bench_eval(c: &mut Criterion) {
-    let mut group = c.benchmark_group("evaluate");
-    for (name, fen, _) in POSITIONS {
-        let pos = Position::from_fen(fen).unwrap();
-        group.bench_function(name, |b| {
-            b.iter(|| castella_eval::evaluate(black_box(&pos)))
-        });
-    }
-    group.finish();
-}
-
 /// The network from scratch (the search updates it incrementally instead,
 /// a few weight rows a move), and one incremental update plus the output,
 /// with each kernel this CPU runs.
@@ -91,5 +80,5 @@ fn bench_network(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_search, bench_eval, bench_network);
+criterion_group!(benches, bench_search, bench_network);
 criterion_main!(benches);

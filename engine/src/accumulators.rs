@@ -6,7 +6,6 @@
 
 use crate::value::MAX_PLY;
 use castella_eval::nnue::{Accumulator, Delta, Network};
-use castella_eval::EVAL_LIMIT;
 use castella_movegen::Position;
 use std::sync::Arc;
 
@@ -34,11 +33,6 @@ impl Default for Accumulators {
 }
 
 impl Accumulators {
-    /// The network evaluated.
-    pub fn network(&self) -> &Arc<Network> {
-        &self.net
-    }
-
     /// Evaluates with `net` from now on; every sum is stale.
     pub fn set_network(&mut self, net: Arc<Network>) {
         self.net = net;
@@ -59,7 +53,8 @@ impl Accumulators {
     }
 
     /// The network's evaluation of `pos`, which sits at `ply`, from the
-    /// side to move's view.
+    /// side to move's view: [`castella_eval::static_eval_with`], found
+    /// incrementally.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         let net = &*self.net;
@@ -77,8 +72,7 @@ impl Accumulators {
             self.sums[ply] = net.refresh(pos);
             self.valid[ply] = true;
         }
-        net.output(&self.sums[ply], pos)
-            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        castella_eval::bounded(net.output(&self.sums[ply], pos))
     }
 }
 
@@ -111,7 +105,7 @@ mod tests {
                     if rng.gen_bool(0.5) || ply == 0 {
                         assert_eq!(
                             acc.evaluate(&pos, ply),
-                            network().evaluate(&pos).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+                            castella_eval::static_eval_with(network(), &pos),
                             "{pos:?} at ply {ply}"
                         );
                     }

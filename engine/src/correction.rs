@@ -1,8 +1,8 @@
 //! Correction history: how far the static evaluation has lately missed the
 //! search's own result in positions with the same pawns.
 //!
-//! A hand-written evaluation errs the same way in positions that share a
-//! pawn structure (a blocked centre, a pawn storm it underrates), so the
+//! A static evaluation errs the same way in positions that share a pawn
+//! structure (a blocked centre, a pawn storm it underrates), so the
 //! search's verdicts, averaged per pawn structure and side to move, are a
 //! good correction of the next static evaluation there. Two more tables,
 //! keyed by where each side's pieces other than pawns stand, learn what the

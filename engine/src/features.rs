@@ -47,8 +47,6 @@ bitflags::bitflags! {
         const TT_PV = 1 << 10;
         /// Two plies of singular extension when the table move is far better.
         const DOUBLE_EXT = 1 << 11;
-        /// The network's part of the evaluation (the hand-written one alone).
-        const NNUE = 1 << 12;
     }
 }
 

@@ -1,18 +1,10 @@
-//! The `eval` trace: the hand-written terms (when the network is a
-//! correction to them), the network's output and each piece's share of it.
+//! The `eval` trace: the network's output and each piece's share of it.
 
-use crate::params::Params;
-use crate::score::{Score, PHASE_MAX, SCALE_NORMAL};
-use crate::{Breakdown, Term};
 use castella_movegen::{Color, Position, Square};
 use std::fmt::Write;
 
-fn cells(s: Score) -> String {
-    format!("{:>6} {:>6}", s.mg(), s.eg())
-}
-
 /// See [`crate::explain()`].
-pub(crate) fn explain(pos: &Position, params: &Params, net: &crate::nnue::Network) -> String {
+pub(crate) fn explain(pos: &Position, net: &crate::nnue::Network) -> String {
     let from_white = |v: i32| match pos.side_to_move() {
         Color::White => v,
         Color::Black => -v,
@@ -24,25 +16,14 @@ pub(crate) fn explain(pos: &Position, params: &Params, net: &crate::nnue::Networ
         Color::Black => "Black",
     };
     let output = from_white(net.evaluate(pos));
-    // A network used alone is the whole evaluation: the hand-written
-    // terms would only mislead.
-    let mut lines = if net.is_residual() {
-        let mut lines = hand_written(pos, params);
-        lines.push(format!(
-            "Network correction: {output:+} cp from White's view"
-        ));
-        lines
-    } else {
-        vec![format!(
+    let mut lines = vec![
+        format!(
             "Network: {output:+} cp from White's view ({})",
             net.describe()
-        )]
-    };
-    lines.push(format!("Final: {white:+} cp from White's view"));
-    lines.push(format!(
-        "Final: {stm:+} cp from the side to move's view ({stm_name})"
-    ));
-
+        ),
+        format!("Final: {white:+} cp from White's view"),
+        format!("Final: {stm:+} cp from the side to move's view ({stm_name})"),
+    ];
     lines.extend(piece_contributions(pos, net));
 
     let mut out = String::new();
@@ -51,51 +32,6 @@ pub(crate) fn explain(pos: &Position, params: &Params, net: &crate::nnue::Networ
         let _ = writeln!(out, "{}", line.trim_end());
     }
     out
-}
-
-/// The hand-written evaluation's table of terms, and its total.
-fn hand_written(pos: &Position, params: &Params) -> Vec<String> {
-    let b = Breakdown::uncached(pos, params);
-    let rule = "---------------+---------------+---------------+--------------";
-    let mut lines: Vec<String> = vec![
-        "Castella evaluation, centipawns; each side's columns from its own view".to_string(),
-        format!(
-            "{:>14} | {:^13} | {:^13} | {:^13}",
-            "Term", "White", "Black", "Total"
-        ),
-        format!(
-            "{:>14} | {:>6} {:>6} | {:>6} {:>6} | {:>6} {:>6}",
-            "", "MG", "EG", "MG", "EG", "MG", "EG"
-        ),
-        rule.to_string(),
-    ];
-    for term in Term::ALL {
-        let [w, bl] = b.terms[term as usize];
-        lines.push(format!(
-            "{:>14} | {} | {} | {}",
-            term.name(),
-            cells(w),
-            cells(bl),
-            cells(w - bl)
-        ));
-    }
-    lines.push(rule.to_string());
-    lines.push(format!(
-        "{:>14} | {:>13} | {:>13} | {}",
-        "Total",
-        "",
-        "",
-        cells(b.total())
-    ));
-    lines.push(format!(
-        "Phase: {} of {PHASE_MAX} (middlegame weight), endgame scale: {} of {SCALE_NORMAL}",
-        b.phase, b.scale
-    ));
-    lines.push(format!(
-        "Hand-written: {:+} cp from White's view",
-        b.white_score()
-    ));
-    lines
 }
 
 /// The network's view, as Stockfish's `eval` shows it: for each piece but

@@ -5,7 +5,7 @@
 //! nnue-train [OPTIONS] FILE...
 //!   --epochs N (20)  --batch N (512)  --lr X (0.002)  --lr-end X (0.00001)
 //!   --lambda X (0)  --scale CP (210)  --hidden N (256)  --activation crelu|screlu (screlu)
-//!   --buckets N (1)  --fine-output  --decay X (0.1)  --mirror  --residual  --hold-out N (50)  --seed S (1)
+//!   --buckets N (1)  --fine-output  --decay X (0.1)  --mirror  --hold-out N (50)  --seed S (1)
 //!   --threads T  --out FILE (castella.nnue)  --resume  --init CKPT
 //!   --teacher  --teacher-mix X (0)  --children N (0)  --baseline NET
 //!   --skip-plies N (8)  --max-score N (10000)  --keep-noisy  --keep-check
@@ -27,12 +27,11 @@
 //! After every epoch the trainer writes `OUT` (quantised, when the
 //! validation error improved) and `OUT` with the extension `.ckpt` (the
 //! float state); `--resume` goes on from that checkpoint with the same
-//! options. With `--residual` the network learns a correction to the
-//! hand-written evaluation instead of an evaluation of its own.
+//! options.
 //! `--teacher` labels every position with the static evaluation this
 //! build embeds (`EVALFILE` at build time picks it) instead of its search
-//! score: distillation, which once seeded the first network from the
-//! hand-written evaluation. `--children N` adds up to N positions a
+//! score: distillation, which seeded network 2 from network 1 (the
+//! hand-written evaluation and its correction). `--children N` adds up to N positions a
 //! random move after each training position, which only the teacher can
 //! label. `--teacher-mix X` blends the teacher into the search's score
 //! instead (see `Target::teacher_mix`): share X at full material, none in
@@ -54,7 +53,7 @@ use castella_bench::train::{self, Config};
 use castella_eval::nnue::{is_valid_hidden, HIDDEN_STEP, MAX_BUCKETS, MAX_HIDDEN};
 
 const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
-[--lambda X] [--scale CP] [--hidden N] [--activation crelu|screlu] [--buckets N] [--fine-output] [--decay X] [--mirror] [--residual] \
+[--lambda X] [--scale CP] [--hidden N] [--activation crelu|screlu] [--buckets N] [--fine-output] [--decay X] [--mirror] \
 [--hold-out N] [--seed S] [--threads T] [--out FILE] [--resume] [--init CKPT] [--teacher] \
 [--teacher-mix X] [--children N] [--baseline NET] [--skip-plies N] \
 [--max-score N] [--keep-noisy] [--keep-check] FILE...";
@@ -72,7 +71,6 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
         shape: Shape {
             hidden: 256,
             activation: Activation::SCReLU,
-            residual: false,
             scale: 210.0,
             buckets: 1,
             fine_output: false,
@@ -132,7 +130,6 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             }
             "--decay" => c.decay = num(&flag, value()?)?,
             "--mirror" => c.mirror = true,
-            "--residual" => c.shape.residual = true,
             "--hold-out" => c.hold_out_every = num::<u32>(&flag, value()?)?.max(2),
             "--seed" => c.seed = num(&flag, value()?)?,
             "--threads" => threads = Some(num(&flag, value()?)?),

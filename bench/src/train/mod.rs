@@ -72,14 +72,7 @@ pub fn mean_error(p: &[f32], data: &[Sample], shape: &Shape) -> f64 {
 /// Loads the data, trains, and writes the best network to `c.out`.
 pub fn run(c: &Config) -> Result<(), String> {
     let start = Instant::now();
-    let (train, valid) = sample::load(
-        &c.files,
-        &c.filter,
-        c.target,
-        c.shape.residual,
-        c.hold_out_every,
-        c.children,
-    )?;
+    let (train, valid) = sample::load(&c.files, &c.filter, c.target, c.hold_out_every, c.children)?;
     if train.len() < 100 || valid.is_empty() {
         return Err(format!(
             "too little data: {} training and {} validation positions",
@@ -105,13 +98,6 @@ pub fn run(c: &Config) -> Result<(), String> {
         );
     }
     let param_count = c.shape.params();
-    if c.shape.residual {
-        let none = vec![0f32; param_count];
-        eprintln!(
-            "validation error of the hand-written evaluation alone: {:.6}",
-            mean_error(&none, &valid, &c.shape)
-        );
-    }
 
     let ckpt_path = c.out.with_extension("ckpt");
     let mut rng = StdRng::seed_from_u64(c.seed);

@@ -5,7 +5,7 @@
 use super::sample::Sample;
 use castella_eval::nnue::{
     output_bucket, BUCKETS, FINE_OUTPUT, INPUTS, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN, QA, QB,
-    QB_FINE, RESIDUAL, SCALE, SCRELU,
+    QB_FINE, SCALE, SCRELU,
 };
 use rand::rngs::StdRng;
 use rand::Rng;
@@ -56,8 +56,6 @@ pub struct Shape {
     /// `nnue::HIDDEN_STEP`, at most `nnue::MAX_HIDDEN`.
     pub hidden: usize,
     pub activation: Activation,
-    /// The output is a correction added to the hand-written evaluation.
-    pub residual: bool,
     /// Centipawns per logistic unit (see `sample::Target::scale`).
     pub scale: f32,
     /// Output buckets by material, 1 to `MAX_BUCKETS`.
@@ -121,19 +119,16 @@ impl Shape {
     }
 }
 
-/// Random starting weights; with `residual` the output starts at zero, so
-/// the correction starts by adding nothing.
+/// Random starting weights.
 pub fn init(rng: &mut StdRng, shape: &Shape) -> Vec<f32> {
     let mut p = vec![0f32; shape.params()];
     let w1 = 1.0 / (MAX_ACTIVE as f32).sqrt();
     for w in &mut p[W1..shape.b1()] {
         *w = rng.gen_range(-w1..w1);
     }
-    if !shape.residual {
-        let w2 = 1.0 / ((2 * shape.hidden) as f32).sqrt();
-        for w in &mut p[shape.w2()..shape.b2()] {
-            *w = rng.gen_range(-w2..w2);
-        }
+    let w2 = 1.0 / ((2 * shape.hidden) as f32).sqrt();
+    for w in &mut p[shape.w2()..shape.b2()] {
+        *w = rng.gen_range(-w2..w2);
     }
     p
 }
@@ -178,10 +173,7 @@ pub fn step(p: &[f32], s: &Sample, shape: &Shape, mirror: u16, grad: Option<&mut
     let them = hidden(p, shape, &s.them[..n], mirror);
     let act = shape.activation;
     let (w2, b2) = shape.output_of(s);
-    let mut out = output(p, act, &us[..h], &them[..h], (w2, b2));
-    if shape.residual {
-        out += s.hce;
-    }
+    let out = output(p, act, &us[..h], &them[..h], (w2, b2));
     let slope = shape.slope();
     let pred = 1.0 / (1.0 + (-out * slope).exp());
     let err = pred - s.target;
@@ -211,8 +203,7 @@ pub fn step(p: &[f32], s: &Sample, shape: &Shape, mirror: u16, grad: Option<&mut
     err * err
 }
 
-/// The network's output in centipawns (without the hand-written part),
-/// as the float model computes it.
+/// The network's output in centipawns, as the float model computes it.
 pub fn output_cp(p: &[f32], s: &Sample, shape: &Shape) -> f32 {
     let (n, h) = (s.count as usize, shape.hidden);
     let us = hidden(p, shape, &s.us[..n], 0);
@@ -230,9 +221,6 @@ pub fn output_cp(p: &[f32], s: &Sample, shape: &Shape) -> f32 {
 pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
     let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
     let mut flags = 0;
-    if shape.residual {
-        flags |= RESIDUAL;
-    }
     if shape.activation == Activation::SCReLU {
         flags |= SCRELU;
     }
@@ -274,7 +262,7 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
     let header = if shape.buckets > 1 { 16 } else { 12 };
     if bytes.len() != expected.len() || bytes[..header] != expected[..header] {
         return Err(
-            "the network's shape (hidden size, buckets, activation, output units or residual) \
+            "the network's shape (hidden size, buckets, activation or output units) \
              differs from the options'"
                 .into(),
         );
@@ -359,7 +347,7 @@ mod tests {
                 score: 0,
                 ply: 0,
             };
-            let sample = Sample::new(&s, Outcome::Draw, target, false).unwrap();
+            let sample = Sample::new(&s, Outcome::Draw, target).unwrap();
             let float = output_cp(p, &sample, shape);
             largest = largest.max((float - net.evaluate(&pos) as f32).abs());
         }
@@ -380,7 +368,6 @@ mod tests {
                 v.push(Shape {
                     hidden,
                     activation,
-                    residual: false,
                     scale: 400.0,
                     buckets,
                     fine_output,

@@ -3,8 +3,8 @@
 
 use crate::filter::Filter;
 use crate::games::{self, Outcome, Scored};
-use castella_eval::nnue::{for_each_feature, MAX_ACTIVE, SCALE};
-use castella_eval::score::PHASE_MAX;
+use castella_eval::nnue::{for_each_feature, MAX_ACTIVE};
+use castella_eval::PHASE_MAX;
 use castella_movegen::{Color, Position};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -19,9 +19,6 @@ pub struct Sample {
     pub them: [u16; MAX_ACTIVE],
     pub count: u8,
     pub target: f32,
-    /// The hand-written evaluation for the side to move in network units
-    /// (1.0 = `SCALE` centipawns), for a network trained as a correction.
-    pub hce: f32,
 }
 
 /// How the target is made from a position's score and its game's result.
@@ -73,8 +70,7 @@ impl Target {
     }
 }
 
-/// The game phase (the non-pawn material, as the hand-written evaluation
-/// weighs it) as a share of a full set: 1 with all pieces on, 0 with none.
+/// The game phase (the non-pawn material) as a share of a full set: 1 with all pieces on, 0 with none.
 fn phase_share(pos: &Position) -> f32 {
     castella_eval::phase(pos) as f32 / PHASE_MAX as f32
 }
@@ -82,19 +78,13 @@ fn phase_share(pos: &Position) -> f32 {
 impl Sample {
     /// The sample of `s`, from a game that ended in `outcome`; `None` for a
     /// position with more pieces than inputs allow.
-    pub fn new(s: &Scored, outcome: Outcome, target: Target, residual: bool) -> Option<Sample> {
-        Sample::at(&s.pos, s.score as i32, outcome, target, residual)
+    pub fn new(s: &Scored, outcome: Outcome, target: Target) -> Option<Sample> {
+        Sample::at(&s.pos, s.score as i32, outcome, target)
     }
 
     /// The sample of `pos`, whose search score was `score` (unused with a
     /// teacher), from a game that ended in `outcome`.
-    fn at(
-        pos: &Position,
-        score: i32,
-        outcome: Outcome,
-        target: Target,
-        residual: bool,
-    ) -> Option<Sample> {
+    fn at(pos: &Position, score: i32, outcome: Outcome, target: Target) -> Option<Sample> {
         let black = pos.side_to_move() == Color::Black;
         let result = outcome.score_for(pos.side_to_move());
         let score = if target.teacher {
@@ -107,11 +97,6 @@ impl Sample {
             them: [0; MAX_ACTIVE],
             count: 0,
             target: target.training_value(pos, result, score as f32),
-            hce: if residual {
-                castella_eval::evaluate(pos) as f32 / SCALE as f32
-            } else {
-                0.0
-            },
         };
         let mut n = 0;
         let mut fits = true;
@@ -140,7 +125,6 @@ pub fn load(
     files: &[String],
     filter: &Filter,
     target: Target,
-    residual: bool,
     hold_out_every: u32,
     children: u32,
 ) -> Result<(Vec<Sample>, Vec<Sample>), String> {
@@ -173,9 +157,9 @@ pub fn load(
                 // The reader replayed every game already: it cannot fail.
                 let _ = g.for_each_position(|s| {
                     if filter.accepts(&s) {
-                        v.extend(Sample::new(&s, g.outcome, target, residual));
+                        v.extend(Sample::new(&s, g.outcome, target));
                         for child in random_children(&s, g.index, children) {
-                            v.extend(Sample::at(&child, 0, g.outcome, target, residual));
+                            v.extend(Sample::at(&child, 0, g.outcome, target));
                         }
                     }
                 });
@@ -209,9 +193,9 @@ fn random_children(s: &Scored, game: u32, n: u32) -> Vec<Position> {
         .collect()
 }
 
-/// The mean squared error, on the held-out games of `files`, of a whole
-/// engine evaluation (`net` plus the hand-written evaluation when `net` is
-/// a correction): what a trained network is compared with.
+/// The mean squared error, on the held-out games of `files`, of the
+/// engine's evaluation with `net`: what a trained network is compared
+/// with.
 pub fn baseline_error(
     files: &[String],
     filter: &Filter,

@@ -22,7 +22,6 @@ use crate::tablebase::{ProbeOptions, Tablebases};
 use crate::time::TimeManager;
 use crate::tt::{Bound as TtBound, Entry as TtEntry, TranspositionTable};
 use crate::value::*;
-use castella_eval::{add_hand_written, evaluate_cached, PawnTable};
 use castella_movegen::{Move, Piece, Position};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -92,8 +91,6 @@ pub struct Searcher {
     excluded: [Move; MAX_PLY + 2],
     /// Double extensions on the path to each ply.
     double_exts: [u8; MAX_PLY + 2],
-    /// The evaluation's pawn terms, cached for this thread.
-    pawns: PawnTable,
     /// The network's hidden sums along the current line.
     nnue: Accumulators,
     nodes: u64,
@@ -133,7 +130,6 @@ impl Searcher {
             moved: [None; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
             double_exts: [0; MAX_PLY + 2],
-            pawns: PawnTable::new(),
             nnue: Accumulators::default(),
             nodes: 0,
             tbhits: 0,
@@ -157,20 +153,14 @@ impl Searcher {
         self.nnue.set_network(net);
     }
 
-    /// The static evaluation of `pos` at `ply` (the hand-written one plus
-    /// the network's correction, whose hidden sums are updated along the
-    /// line; [`castella_eval::static_eval`] from scratch), damped as the fifty-move counter grows (to
-    /// half at 100 plies), so that in a won position the search prefers
+    /// The static evaluation of `pos` at `ply`: the network's output, its
+    /// hidden sums updated along the line ([`castella_eval::static_eval`]
+    /// computes it from scratch), damped as the fifty-move counter grows
+    /// (to half at 100 plies), so that in a won position the search prefers
     /// lines that make progress (a capture or a pawn move) to shuffling.
     #[inline]
     fn static_eval(&mut self, pos: &Position, ply: usize) -> i32 {
-        let v = if self.off.contains(Disabled::NNUE) {
-            evaluate_cached(pos, &mut self.pawns)
-        } else {
-            let output = self.nnue.evaluate(pos, ply);
-            let pawns = &mut self.pawns;
-            add_hand_written(self.nnue.network(), output, || evaluate_cached(pos, pawns))
-        };
+        let v = self.nnue.evaluate(pos, ply);
         v * (200 - pos.halfmove_clock().min(100) as i32) / 200
     }
 

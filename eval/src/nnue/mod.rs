@@ -14,9 +14,9 @@
 //! Weights are trained in floating point by `bench`'s `nnue-train` and
 //! stored quantised: the hidden layer in units of 1/[`QA`], the output
 //! weights in units of 1/[`QB`]. The file format (little-endian) is the
-//! magic `CSNN`, the hidden size as a `u32`, flags as a `u32` (bit 0: the
-//! network is a correction added to the hand-written evaluation rather
-//! than an evaluation of its own; bit 1: SCReLU; bit 2: output buckets;
+//! magic `CSNN`, the hidden size as a `u32`, flags as a `u32` (bit 0: a
+//! correction to the hand-written evaluation of builds before network 2,
+//! refused now; bit 1: SCReLU; bit 2: output buckets;
 //! bit 3: output weights in units of 1/[`QB_FINE`] instead of 1/[`QB`]),
 //! the number of output buckets as a `u32` when bit 2 is set (one
 //! otherwise), then the hidden weights (`i16`, input-major), the hidden
@@ -166,12 +166,12 @@ pub struct Network {
     buckets: usize,
     /// What 1.0 of an output weight is stored as: `QB` or `QB_FINE`.
     qb: i32,
-    residual: bool,
     squared: bool,
     kernels: Kernels,
 }
 
-/// Flag bit: the network's output is added to the hand-written evaluation.
+/// Flag bit: the network's output was a correction to the hand-written
+/// evaluation that builds before network 2 had; such files are refused.
 pub const RESIDUAL: u32 = 1;
 /// Flag bit: the activation is the squared clipped ReLU (SCReLU).
 pub const SCRELU: u32 = 2;
@@ -228,6 +228,13 @@ impl Network {
         if flags & !(RESIDUAL | SCRELU | BUCKETS | FINE_OUTPUT) != 0 {
             return Err(format!("unknown network flags {flags:#x}"));
         }
+        if flags & RESIDUAL != 0 {
+            return Err(
+                "the network is a correction to the hand-written evaluation of \
+                        builds before network 2, which this build no longer has"
+                    .into(),
+            );
+        }
         let buckets = if flags & BUCKETS != 0 {
             u32::from_le_bytes(r.take()?) as usize
         } else {
@@ -254,7 +261,6 @@ impl Network {
             } else {
                 QB
             },
-            residual: flags & RESIDUAL != 0,
             squared: flags & SCRELU != 0,
             kernels: Kernels::detect(),
         };
@@ -285,29 +291,18 @@ impl Network {
         Ok(net)
     }
 
-    /// A short description: size, activation, and what the output is.
+    /// A short description: size, activation and output quantisation.
     pub fn describe(&self) -> String {
         let output = match self.buckets {
             1 => "1".to_string(),
             n => format!("1 x {n} buckets"),
         };
         format!(
-            "(768 -> {}) x 2 -> {output}, {}, output weights in 1/{}, {}",
+            "(768 -> {}) x 2 -> {output}, {}, output weights in 1/{}",
             self.hidden,
             if self.squared { "SCReLU" } else { "CReLU" },
             self.qb,
-            if self.residual {
-                "a correction to the hand-written evaluation"
-            } else {
-                "the whole evaluation"
-            }
         )
-    }
-
-    /// Whether the network's output is a correction to add to the
-    /// hand-written evaluation (trained with `nnue-train --residual`).
-    pub fn is_residual(&self) -> bool {
-        self.residual
     }
 
     /// Neurons in the hidden layer, per view.
@@ -589,6 +584,9 @@ mod tests {
         let mut flags = good.to_vec();
         flags[8] |= 16;
         assert!(err(&flags).contains("flags"));
+        let mut correction = good.to_vec();
+        correction[8] |= RESIDUAL as u8;
+        assert!(err(&correction).contains("hand-written evaluation"));
         let mut buckets = good.to_vec();
         buckets[8] |= BUCKETS as u8;
         buckets.splice(12..12, 9u32.to_le_bytes());
