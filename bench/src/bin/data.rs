@@ -12,10 +12,11 @@
 //!
 //! `dump` writes `FEN | result | score` per position (White's result 1,
 //! 0.5 or 0 and the search's score in centipawns, both from White's view),
-//! or with `--epd` as `FEN [result]` lines (an EPD tuner's input). FILTER options (as the
-//! trainer takes them): `--skip-plies N`, `--max-score N`, `--keep-noisy`,
-//! `--keep-check`; `stats` and `dump` apply none unless given `--filter`
-//! (the trainer's default) or one of them.
+//! or with `--epd` as `FEN [result]` lines (an EPD tuner's input).
+//! FILTER options (as the trainer takes them): `--skip-plies N`,
+//! `--max-score N`, `--keep-noisy`, `--keep-check`; `stats` and `dump`
+//! apply none unless given `--filter` (the trainer's default) or one of
+//! them.
 //!
 //! A damaged or truncated file is read up to the damage, with a warning
 //! saying where; a file that is not a game file is an error.

@@ -31,9 +31,9 @@
 //! `--teacher` labels every position with the static evaluation this
 //! build embeds (`EVALFILE` at build time picks it) instead of its search
 //! score: distillation, which seeded network 2 from network 1 (the
-//! hand-written evaluation and its correction). `--children N` adds up to N positions a
-//! random move after each training position, which only the teacher can
-//! label. `--teacher-mix X` blends the teacher into the search's score
+//! hand-written evaluation and its correction). `--children N` adds up
+//! to N positions a random move after each training position, which
+//! only the teacher can label. `--teacher-mix X` blends the teacher into the search's score
 //! instead (see `Target::teacher_mix`): share X at full material, none in
 //! a pawn ending. `--init CKPT` starts from a checkpoint's weights (or a
 //! `.nnue` file's), for example to fine-tune a distilled network on

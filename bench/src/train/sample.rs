@@ -70,7 +70,8 @@ impl Target {
     }
 }
 
-/// The game phase (the non-pawn material) as a share of a full set: 1 with all pieces on, 0 with none.
+/// The game phase (the non-pawn material) as a share of a full set: 1
+/// with all pieces on, 0 with none.
 fn phase_share(pos: &Position) -> f32 {
     castella_eval::phase(pos) as f32 / PHASE_MAX as f32
 }
