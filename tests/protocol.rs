@@ -1098,6 +1098,7 @@ fn python_tools_start() {
     for tool in [
         "bench/tools/elo-ladder.py",
         "bench/tools/lichess-bot-options.py",
+        "bench/tools/match-phases.py",
         "bench/tools/rank960-compare.py",
         "bench/tools/syzygy-compare.py",
         "bench/tools/tb-conversion.py",

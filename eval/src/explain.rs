@@ -3,28 +3,33 @@
 use castella_movegen::{Color, Position, Square};
 use std::fmt::Write;
 
-/// See [`crate::explain()`].
-pub(crate) fn explain(pos: &Position, net: &crate::nnue::Network) -> String {
-    let from_white = |v: i32| match pos.side_to_move() {
+/// A score from the side to move's view turned to White's, or back.
+fn white_view(pos: &Position, v: i32) -> i32 {
+    match pos.side_to_move() {
         Color::White => v,
         Color::Black => -v,
-    };
-    let stm = crate::static_eval_with(net, pos);
-    let white = from_white(stm);
+    }
+}
+
+/// See [`crate::explain()`].
+pub(crate) fn explain(pos: &Position, net: &crate::nnue::Network) -> String {
+    let output = net.evaluate(pos);
+    // The final score is the output bounded, as `static_eval_with` gives it.
+    let stm = crate::bounded(output);
     let stm_name = match pos.side_to_move() {
         Color::White => "White",
         Color::Black => "Black",
     };
-    let output = from_white(net.evaluate(pos));
     let mut lines = vec![
         format!(
-            "Network: {output:+} cp from White's view ({})",
+            "Network: {:+} cp from White's view ({})",
+            white_view(pos, output),
             net.describe()
         ),
-        format!("Final: {white:+} cp from White's view"),
+        format!("Final: {:+} cp from White's view", white_view(pos, stm)),
         format!("Final: {stm:+} cp from the side to move's view ({stm_name})"),
     ];
-    lines.extend(piece_contributions(pos, net));
+    lines.extend(piece_contributions(pos, net, white_view(pos, output)));
 
     let mut out = String::new();
     for line in lines {
@@ -36,13 +41,9 @@ pub(crate) fn explain(pos: &Position, net: &crate::nnue::Network) -> String {
 
 /// The network's view, as Stockfish's `eval` shows it: for each piece but
 /// the kings, how much the network's output (White's view, centipawns)
-/// drops when that piece is taken off the board.
-fn piece_contributions(pos: &Position, net: &crate::nnue::Network) -> Vec<String> {
-    let white = |v: i32| match pos.side_to_move() {
-        Color::White => v,
-        Color::Black => -v,
-    };
-    let full = white(net.evaluate(pos));
+/// drops when that piece is taken off the board; `full` is the output
+/// with every piece on, from White's view.
+fn piece_contributions(pos: &Position, net: &crate::nnue::Network, full: i32) -> Vec<String> {
     let border = format!("+{}", "-------+".repeat(8));
     let mut lines = vec![
         String::new(),
@@ -64,7 +65,10 @@ fn piece_contributions(pos: &Position, net: &crate::nnue::Network) -> Vec<String
                     let value = if piece == castella_movegen::Piece::King {
                         String::new()
                     } else {
-                        format!("{:+}", full - white(net.evaluate_without(pos, sq)))
+                        format!(
+                            "{:+}",
+                            full - white_view(pos, net.evaluate_without(pos, sq))
+                        )
                     };
                     (glyph.to_string(), value)
                 }

@@ -33,9 +33,9 @@
 //! score: distillation, which seeded network 2 from network 1 (the
 //! hand-written evaluation and its correction). `--children N` adds up
 //! to N positions a random move after each training position, which
-//! only the teacher can label. `--teacher-mix X` blends the teacher into the search's score
-//! instead (see `Target::teacher_mix`): share X at full material, none in
-//! a pawn ending. `--init CKPT` starts from a checkpoint's weights (or a
+//! only the teacher can label. `--teacher-mix X` blends the teacher
+//! into the search's score instead (see `Target::teacher_mix`): share X
+//! at full material, none in a pawn ending. `--init CKPT` starts from a checkpoint's weights (or a
 //! `.nnue` file's), for example to fine-tune a distilled network on
 //! search scores, or the shipped one on new games. `--hidden N` is the
 //! hidden layer's size per view (128 or 256; the engine reads either).
