@@ -35,10 +35,11 @@
 //! to N positions a random move after each training position, which
 //! only the teacher can label. `--teacher-mix X` blends the teacher
 //! into the search's score instead (see `Target::teacher_mix`): share X
-//! at full material, none in a pawn ending. `--init CKPT` starts from a checkpoint's weights (or a
-//! `.nnue` file's), for example to fine-tune a distilled network on
-//! search scores, or the shipped one on new games. `--hidden N` is the
-//! hidden layer's size per view (128 or 256; the engine reads either).
+//! at full material, none in a pawn ending. `--init CKPT` starts from a
+//! checkpoint's weights (or a `.nnue` file's), for example to fine-tune
+//! a distilled network on search scores, or the shipped one on new
+//! games. `--hidden N` is the hidden layer's size per view (128 or 256;
+//! the engine reads either).
 //! `--buckets N` splits the output neuron into N material buckets (by the
 //! number of pieces on the board). `--fine-output` stores the output
 //! weights twice as finely (units of 1/128, within ±0.99), which most of
