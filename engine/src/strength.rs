@@ -16,14 +16,11 @@ use castella_movegen::Move;
 
 /// The weakest setting offered.
 pub const MIN_ELO: u32 = 1320;
-/// The strongest setting offered: no limit at all. Full strength measured
-/// about 2600 on Stockfish's scale at 10+0.1 when this was set (2590
-/// against its 2700, 2620 from +104 against 2400 and -115 against 2850);
-/// with network 2 it measures about 2760 (-91 against 2850 over 200
-/// games), so the top of the scale wants calibrating again (see
-/// docs/strength.md). A search limited like the others scored 0/4/17
-/// against Stockfish 2700: four principal variations and a node cap cost
-/// too much depth.
+/// The strongest setting offered: no limit at all, full strength (about
+/// 2760 on Stockfish's scale at 10+0.1 with network 2, above the 2600 it
+/// measured when this was set; docs/strength.md). A search limited like
+/// the others scored 0/4/17 against Stockfish 2700: four principal
+/// variations and a node cap cost too much depth.
 pub const MAX_ELO: u32 = 2600;
 /// The level of full strength, the top of the scale the node cap and
 /// temperature are computed on.
