@@ -373,7 +373,7 @@ fn limited(strength: Option<Strength>, mut limits: Limits, multipv: usize) -> (L
         Some(s) => {
             let cap = s.node_cap();
             limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
-            (limits, multipv.max(strength::CANDIDATES))
+            (limits, multipv.max(s.candidates()))
         }
     }
 }

@@ -1,11 +1,13 @@
 //! A strength limit (UCI `UCI_LimitStrength` with `UCI_Elo`), weakening
-//! the way people find natural: a node cap per move, which takes away
-//! depth and so the longer tactics, and a choice among the best four
-//! moves of a MultiPV search, each taken with a probability that falls
-//! with how much worse it scores (a softmax with a temperature that
-//! grows as the Elo falls). A mate found, a tablebase win, or a single
-//! good move is never thrown away. The choice is seeded by the game and
-//! the position, so a replayed game replays.
+//! the way people find natural. Up to `MULTIPV_TOP`: a node cap per
+//! move, which takes away depth and so the longer tactics, and a choice
+//! among the best four moves of a MultiPV search, each taken with a
+//! probability that falls with how much worse it scores (a softmax with a
+//! temperature that grows as the Elo falls). Above it the temperature
+//! would be under a centipawn while four principal variations cost about
+//! four plies: there the limit is a node cap on the normal search alone. A mate found, a tablebase win, or a single good move is
+//! never thrown away. The choice is seeded by the game and the position,
+//! so a replayed game replays.
 //!
 //! The mapping from Elo to node cap and temperature is calibrated
 //! against Stockfish 15.1's `UCI_Elo` ladder at 10+0.1 (the table is in
@@ -16,31 +18,41 @@ use castella_movegen::Move;
 
 /// The weakest setting offered.
 pub const MIN_ELO: u32 = 1320;
-/// The strongest setting offered: no limit at all, full strength (about
-/// 2760 on Stockfish's scale at 10+0.1 with network 2, above the 2600 it
-/// measured when this was set; docs/strength.md). A search limited like
-/// the others scored 0/4/17 against Stockfish 2700: four principal
-/// variations and a node cap cost too much depth.
+/// The strongest setting offered: no limit at all, full strength. At
+/// 10+0.1 it scored -35 against Stockfish 2600 before network 2 (+23 in
+/// self-play) and now -91 against 2850, whose limited levels lie closer
+/// together at that clock than their numbers (docs/strength.md).
 pub const MAX_ELO: u32 = 2600;
-/// The level of full strength, the top of the scale the node cap and
-/// temperature are computed on.
+/// The highest setting that chooses among several moves; above it the
+/// limit is a node cap alone.
+const MULTIPV_TOP: u32 = 2300;
+/// The level of full strength, the top of the scale the MultiPV
+/// settings' node cap and temperature are computed on.
 const TOP_LEVEL: f64 = 2700.0;
-/// `UCI_Elo` to level: knots (Elo, level), linear between them. Each
-/// level was played against Stockfish 15.1 at the same `UCI_Elo`, 10+0.1
-/// (docs/strength.md): against 1500, level 1500 scored -67 (100 games);
-/// against 1900, level 1900 -168 (100) and level 2083 +246 (41);
-/// against 2300, level 2300 -200 (100). The middle knots sit where
-/// those results cross zero (or, at 2300, where the extra nodes should
-/// bring it); the top setting is full strength.
-const CALIBRATION: [(f64, f64); 5] = [
+/// `UCI_Elo` to level, up to `MULTIPV_TOP`: knots (Elo, level), linear
+/// between them. Each level was played against Stockfish 15.1 at the
+/// same `UCI_Elo`, 10+0.1 (docs/strength.md): against 1500, level 1500
+/// scored -67 (100 games); against 1900, level 1900 -168 (100) and level
+/// 2083 +246 (41); against 2300, level 2300 -200 (100). The middle knots
+/// sit where those results cross zero (or, at 2300, where the extra
+/// nodes should bring it).
+const CALIBRATION: [(f64, f64); 4] = [
     (1320.0, 1320.0),
     (1500.0, 1500.0),
     (1900.0, 1976.0),
     (2300.0, 2480.0),
-    (2600.0, TOP_LEVEL),
 ];
+/// Above `MULTIPV_TOP`, the node cap: `SINGLE_PV_NODES` at
+/// `SINGLE_PV_ELO`, doubling every `SINGLE_PV_DOUBLING` Elo. Fitted to
+/// caps played against Stockfish 15.1 at 10+0.1 (docs/strength.md):
+/// 35 000 nodes against 2400 measured 2092, 140 000 against 2600 2312,
+/// 400 000 against 2500 2469, 635 000 against 2600 2537 (100 games
+/// each; the least-squares line through them, rounded).
+const SINGLE_PV_ELO: f64 = 2500.0;
+const SINGLE_PV_NODES: f64 = 480_000.0;
+const SINGLE_PV_DOUBLING: f64 = 110.0;
 
-/// Moves the limited search compares.
+/// Moves the limited search compares up to `MULTIPV_TOP`.
 pub const CANDIDATES: usize = 4;
 
 /// A strength limit at `elo`.
@@ -51,8 +63,7 @@ pub struct Strength {
 
 impl Strength {
     /// The limit for `UCI_Elo` `elo`, or none at the top setting, which
-    /// is full strength (a MultiPV search there, with no temperature left
-    /// to use it, only costs depth).
+    /// is full strength.
     pub fn limit(elo: u32) -> Option<Strength> {
         (elo < MAX_ELO).then(|| Strength::new(elo))
     }
@@ -64,11 +75,26 @@ impl Strength {
         }
     }
 
-    /// The level the node cap and temperature are computed from: the
-    /// asked-for Elo moved along the calibration knots, linearly between its
-    /// knots.
+    /// Whether this setting chooses among several moves of a MultiPV
+    /// search (or plays the normal search's move under a node cap).
+    fn multipv(self) -> bool {
+        self.elo <= MULTIPV_TOP
+    }
+
+    /// The principal variations the limited search needs.
+    pub fn candidates(self) -> usize {
+        if self.multipv() {
+            CANDIDATES
+        } else {
+            1
+        }
+    }
+
+    /// The level the MultiPV settings' node cap and temperature are
+    /// computed from: the asked-for Elo moved along the calibration knots,
+    /// linearly between them.
     pub fn level(self) -> f64 {
-        let elo = self.elo as f64;
+        let elo = self.elo.min(MULTIPV_TOP) as f64;
         for pair in CALIBRATION.windows(2) {
             let ((a, la), (b, lb)) = (pair[0], pair[1]);
             if elo <= b {
@@ -78,19 +104,30 @@ impl Strength {
         elo
     }
 
-    /// Nodes per move: 400 at level 1320, doubling every 130.
+    /// Nodes per move: with MultiPV, 400 at level 1320, doubling every
+    /// 130; above `MULTIPV_TOP`, `SINGLE_PV_NODES` at `SINGLE_PV_ELO`,
+    /// doubling every `SINGLE_PV_DOUBLING`.
     pub fn node_cap(self) -> u64 {
-        let steps = (self.level() - MIN_ELO as f64) / 130.0;
-        (400.0 * steps.exp2()) as u64
+        if self.multipv() {
+            let steps = (self.level() - MIN_ELO as f64) / 130.0;
+            (400.0 * steps.exp2()) as u64
+        } else {
+            let steps = (self.elo as f64 - SINGLE_PV_ELO) / SINGLE_PV_DOUBLING;
+            (SINGLE_PV_NODES * steps.exp2()) as u64
+        }
     }
 
     /// The softmax temperature in centipawns: how much worse a move may
     /// score and still be played now and then. 200 at the bottom, falling
-    /// with the cube of the distance to the top (39 at 1900, 5 at 2300):
+    /// with the cube of the distance to the top (29 at `UCI_Elo` 1900,
+    /// under 1 at 2300, none above):
     /// falling in a straight line (133 at 1900, 67 at 2300) it made the
     /// middle of the scale 250 to 550 Elo weaker than Stockfish's same
     /// setting, and with the square still 80 to 160 (see docs/strength.md).
     pub fn temperature(self) -> f64 {
+        if !self.multipv() {
+            return 0.0;
+        }
         let x = (TOP_LEVEL - self.level()) / (TOP_LEVEL - MIN_ELO as f64);
         200.0 * x.max(0.0).powi(3)
     }
@@ -150,18 +187,29 @@ mod tests {
         let (low, high) = (Strength::new(0), Strength::new(9999));
         assert_eq!((low.elo, high.elo), (MIN_ELO, MAX_ELO));
         assert_eq!(low.node_cap(), 400);
-        assert!(high.node_cap() > 500_000);
         assert_eq!(high.temperature(), 0.0);
-        assert!(Strength::new(2000).temperature() > Strength::new(2400).temperature());
+        assert!(Strength::new(2000).temperature() > Strength::new(2200).temperature());
         // The knots: levels rise with the Elo, and the ends stay put.
-        let levels: Vec<f64> = (MIN_ELO..=MAX_ELO)
+        let levels: Vec<f64> = (MIN_ELO..=MULTIPV_TOP)
             .map(|e| Strength::new(e).level())
             .collect();
         assert!(levels.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(Strength::new(1500).level(), 1500.0);
         assert_eq!(Strength::new(1900).level(), 1976.0);
         assert_eq!(Strength::new(2300).level(), 2480.0);
-        assert_eq!(Strength::new(MAX_ELO).level(), TOP_LEVEL);
+        // The node cap rises with the Elo on each side of the switch to a
+        // single principal variation (which needs fewer nodes to play as
+        // well as four).
+        for range in [MIN_ELO..=MULTIPV_TOP, MULTIPV_TOP + 1..=MAX_ELO - 1] {
+            let caps: Vec<u64> = range.map(|e| Strength::new(e).node_cap()).collect();
+            assert!(caps.windows(2).all(|w| w[0] <= w[1]));
+        }
+        assert_eq!(Strength::new(SINGLE_PV_ELO as u32).node_cap(), 480_000);
+        // Four moves to choose from up to MULTIPV_TOP, one above it.
+        assert_eq!(Strength::new(MULTIPV_TOP).candidates(), CANDIDATES);
+        assert!(Strength::new(MULTIPV_TOP).temperature() > 0.0);
+        assert_eq!(Strength::new(MULTIPV_TOP + 1).candidates(), 1);
+        assert_eq!(Strength::new(MULTIPV_TOP + 1).temperature(), 0.0);
         assert_eq!(Strength::limit(MAX_ELO), None);
         assert!(Strength::limit(MAX_ELO - 1).is_some());
     }
