@@ -5,9 +5,10 @@
 //! probability that falls with how much worse it scores (a softmax with a
 //! temperature that grows as the Elo falls). Above it the temperature
 //! would be under a centipawn while four principal variations cost about
-//! four plies: there the limit is a node cap on the normal search alone. A mate found, a tablebase win, or a single good move is
-//! never thrown away. The choice is seeded by the game and the position,
-//! so a replayed game replays.
+//! four plies: there the limit is a node cap on the normal search alone.
+//! A mate found, a tablebase win, or a single good move is never thrown
+//! away. The choice is seeded by the game and the position, so a
+//! replayed game replays.
 //!
 //! The mapping from Elo to node cap and temperature is calibrated
 //! against Stockfish 15.1's `UCI_Elo` ladder at 10+0.1 (the table is in
@@ -26,8 +27,8 @@ pub const MAX_ELO: u32 = 2600;
 /// The highest setting that chooses among several moves; above it the
 /// limit is a node cap alone.
 const MULTIPV_TOP: u32 = 2300;
-/// The level of full strength, the top of the scale the MultiPV
-/// settings' node cap and temperature are computed on.
+/// The level at which the MultiPV settings' temperature reaches zero
+/// (full strength when the knots were set).
 const TOP_LEVEL: f64 = 2700.0;
 /// `UCI_Elo` to level, up to `MULTIPV_TOP`: knots (Elo, level), linear
 /// between them. Each level was played against Stockfish 15.1 at the
@@ -120,10 +121,10 @@ impl Strength {
     /// The softmax temperature in centipawns: how much worse a move may
     /// score and still be played now and then. 200 at the bottom, falling
     /// with the cube of the distance to the top (29 at `UCI_Elo` 1900,
-    /// under 1 at 2300, none above):
-    /// falling in a straight line (133 at 1900, 67 at 2300) it made the
-    /// middle of the scale 250 to 550 Elo weaker than Stockfish's same
-    /// setting, and with the square still 80 to 160 (see docs/strength.md).
+    /// under 1 at 2300, none above): falling in a straight line (133 at
+    /// 1900, 67 at 2300) it made the middle of the scale 250 to 550 Elo
+    /// weaker than Stockfish's same setting, and with the square still 80
+    /// to 160 (see docs/strength.md).
     pub fn temperature(self) -> f64 {
         if !self.multipv() {
             return 0.0;
