@@ -54,7 +54,7 @@ const SINGLE_PV_NODES: f64 = 480_000.0;
 const SINGLE_PV_DOUBLING: f64 = 110.0;
 
 /// Moves the limited search compares up to `MULTIPV_TOP`.
-pub const CANDIDATES: usize = 4;
+const CANDIDATES: usize = 4;
 
 /// A strength limit at `elo`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
