@@ -436,6 +436,48 @@ fn random_playouts_match_brute_force() {
     assert!(checked > 20_000, "only {checked} positions checked");
 }
 
+/// `is_legal` tests normal moves and promotions directly, not through the
+/// generator: every 16-bit value whose origin holds a piece of the side to
+/// move (the others are refused at once), in positions full of pins,
+/// checks, promotions, en passant and castling rights, must be legal
+/// exactly when the generator makes it.
+#[test]
+fn is_legal_agrees_with_the_generator_on_every_encoding() {
+    let mut rng = StdRng::seed_from_u64(961);
+    let mut positions = 0;
+    for game in 0..40 {
+        let mut pos = if game % 2 == 0 {
+            Position::double_chess960(rng.gen_range(0..960), rng.gen_range(0..960)).unwrap()
+        } else {
+            Position::random_chess960(&mut rng)
+        };
+        for ply in 0..160 {
+            let all = pos.legal_moves();
+            if ply % 4 == 0 || pos.in_check() || pos.ep_square().is_some() {
+                let legal: BTreeSet<u16> = all.iter().map(|m| m.bits()).collect();
+                for from in pos.color(pos.side_to_move()) {
+                    for rest in 0..(1u16 << 10) {
+                        let bits = from.index() as u16 | rest << 6;
+                        let m = Move::from_bits(bits);
+                        assert_eq!(
+                            pos.is_legal(m),
+                            legal.contains(&bits),
+                            "{m:?} (bits {bits:#06x}) in {}",
+                            pos.fen()
+                        );
+                    }
+                }
+                positions += 1;
+            }
+            if all.is_empty() || pos.halfmove_clock() >= 100 {
+                break;
+            }
+            pos = pos.play(all[rng.gen_range(0..all.len())]);
+        }
+    }
+    assert!(positions > 1_000, "only {positions} positions checked");
+}
+
 /// Checks that only the board after the move shows: a rook check by
 /// castling, a discovery by the castling rook, en passant uncovering a
 /// bishop or a rook, an under-promotion check and a discovered check by a pawn push.
