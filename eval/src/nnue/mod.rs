@@ -26,7 +26,7 @@
 
 pub mod simd;
 
-use castella_movegen::{Color, Piece, Position, Square};
+use castella_movegen::{Bitboard, Color, Piece, Position, Square};
 use simd::{Kernels, Row, MAX_SQUARED_WEIGHT};
 
 /// Inputs per view: two colours × six pieces × 64 squares.
@@ -116,30 +116,33 @@ pub struct Delta {
 
 impl Delta {
     /// The change from `parent` to `child`, found by comparing their
-    /// piece sets, so that castling, en passant and promotions need no
+    /// boards, so that castling, en passant and promotions need no
     /// special cases. Positions more than a move apart give a partial
     /// delta; the search only asks for parents and children.
     #[inline]
     pub fn between(parent: &Position, child: &Position) -> Delta {
-        let mut d = Delta::default();
+        // A square whose piece changed shows in a colour set (a capture,
+        // a move) or in a piece set (castling in Chess960 can swap king
+        // and rook between two squares that stay White's or Black's).
+        let mut touched = Bitboard::EMPTY;
         for color in Color::ALL {
-            for piece in Piece::ALL {
-                let before = parent.colored(color, piece);
-                let after = child.colored(color, piece);
-                if before == after {
-                    continue;
+            touched |= parent.color(color) ^ child.color(color);
+        }
+        for piece in Piece::ALL {
+            touched |= parent.pieces(piece) ^ child.pieces(piece);
+        }
+        let mut d = Delta::default();
+        for sq in touched {
+            if let (Some(color), Some(piece)) = (parent.color_on(sq), parent.piece_on(sq)) {
+                if (d.removed_len as usize) < d.removed.len() {
+                    d.removed[d.removed_len as usize] = pair(color, piece, sq);
+                    d.removed_len += 1;
                 }
-                for sq in before & !after {
-                    if (d.removed_len as usize) < d.removed.len() {
-                        d.removed[d.removed_len as usize] = pair(color, piece, sq);
-                        d.removed_len += 1;
-                    }
-                }
-                for sq in after & !before {
-                    if (d.added_len as usize) < d.added.len() {
-                        d.added[d.added_len as usize] = pair(color, piece, sq);
-                        d.added_len += 1;
-                    }
+            }
+            if let (Some(color), Some(piece)) = (child.color_on(sq), child.piece_on(sq)) {
+                if (d.added_len as usize) < d.added.len() {
+                    d.added[d.added_len as usize] = pair(color, piece, sq);
+                    d.added_len += 1;
                 }
             }
         }
@@ -431,11 +434,15 @@ mod tests {
     use super::*;
     use crate::network;
 
-    const FENS: [&str; 4] = [
+    const FENS: [&str; 6] = [
         "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         "4k3/8/8/8/8/8/8/R3K3 b - - 0 1",
+        // Chess960 castling that swaps king and rook (f1-g1, d1-c1): no
+        // square changes colour.
+        "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb - 0 1",
+        "2rk4/pp6/8/8/8/8/PP6/2RK4 w Cc - 0 1",
     ];
 
     #[test]
