@@ -223,6 +223,10 @@ impl Position {
     /// pawn's square are all found by recomputing which of our pieces attack
     /// the enemy king on the board after the move.
     pub fn gives_check(&self, mv: Move) -> bool {
+        let kind = mv.kind();
+        if matches!(kind, MoveKind::Normal | MoveKind::Promotion(_)) {
+            return self.gives_check_plain(mv);
+        }
         let us = self.side;
         let ksq = self.king(us.flip());
         let (from, to) = (mv.from(), mv.to());
@@ -258,6 +262,38 @@ impl Position {
             | (bishop_attacks(ksq, occ) & (pieces[Piece::Bishop.index()] | queens))
             | (rook_attacks(ksq, occ) & (pieces[Piece::Rook.index()] | queens)))
             .any()
+    }
+
+    /// [`Position::gives_check`] for a normal move or a promotion: a
+    /// direct check by the piece as it lands, or a discovered one by a
+    /// slider behind the square it leaves (only when that square lines up
+    /// with the enemy king).
+    #[inline]
+    fn gives_check_plain(&self, mv: Move) -> bool {
+        let us = self.side;
+        let ksq = self.king(us.flip());
+        let (from, to) = (mv.from(), mv.to());
+        let occ = (self.occupied() ^ from) | to;
+        let placed = match mv.kind() {
+            MoveKind::Promotion(p) => p,
+            _ => self.piece_on(from).unwrap_or(Piece::King),
+        };
+        let direct = match placed {
+            Piece::Pawn => pawn_attacks(us, to).has(ksq),
+            Piece::Knight => knight_attacks(to).has(ksq),
+            Piece::Bishop => bishop_attacks(to, occ).has(ksq),
+            Piece::Rook => rook_attacks(to, occ).has(ksq),
+            Piece::Queen => (bishop_attacks(to, occ) | rook_attacks(to, occ)).has(ksq),
+            Piece::King => false,
+        };
+        if direct {
+            return true;
+        }
+        let queens = self.colored(us, Piece::Queen);
+        let diagonal = (self.colored(us, Piece::Bishop) | queens) - Bitboard::from(from);
+        let straight = (self.colored(us, Piece::Rook) | queens) - Bitboard::from(from);
+        (bishop_rays(ksq).has(from) && (bishop_attacks(ksq, occ) & diagonal).any())
+            || (rook_rays(ksq).has(from) && (rook_attacks(ksq, occ) & straight).any())
     }
 
     /// The key computed from scratch; always equal to `key()`.
