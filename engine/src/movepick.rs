@@ -230,12 +230,16 @@ impl MovePicker {
         if self.cur >= end {
             return None;
         }
-        let mut best = self.cur;
-        for i in self.cur + 1..end {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        // The first of the highest scores, as a plain scan would find it,
+        // with the best score kept at hand and no bounds checks.
+        let scores = &self.scores[self.cur..end];
+        let (mut best, mut top) = (0, scores[0]);
+        for (i, &s) in scores.iter().enumerate().skip(1) {
+            if s > top {
+                (best, top) = (i, s);
             }
         }
+        let best = self.cur + best;
         self.moves.swap(self.cur, best);
         self.scores.swap(self.cur, best);
         self.cur += 1;
