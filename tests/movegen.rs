@@ -365,16 +365,21 @@ fn brute_force(pos: &Position) -> BTreeSet<Plain> {
     legal
 }
 
+/// A random Chess960 start, or with `dfrc` a random Double-FRC one.
+fn random_start(rng: &mut StdRng, dfrc: bool) -> Position {
+    if dfrc {
+        Position::double_chess960(rng.gen_range(0..960), rng.gen_range(0..960)).unwrap()
+    } else {
+        Position::random_chess960(rng)
+    }
+}
+
 #[test]
 fn random_playouts_match_brute_force() {
     let mut rng = StdRng::seed_from_u64(960);
     let mut checked = 0;
     for game in 0..300 {
-        let mut pos = if game % 3 == 0 {
-            Position::double_chess960(rng.gen_range(0..960), rng.gen_range(0..960)).unwrap()
-        } else {
-            Position::random_chess960(&mut rng)
-        };
+        let mut pos = random_start(&mut rng, game % 3 == 0);
         // Moves of the last positions, tried here as a hash-table collision
         // would offer them: `is_legal` must agree with the generator.
         let mut earlier: Vec<Move> = Vec::new();
@@ -446,11 +451,7 @@ fn is_legal_agrees_with_the_generator_on_every_encoding() {
     let mut rng = StdRng::seed_from_u64(961);
     let mut positions = 0;
     for game in 0..40 {
-        let mut pos = if game % 2 == 0 {
-            Position::double_chess960(rng.gen_range(0..960), rng.gen_range(0..960)).unwrap()
-        } else {
-            Position::random_chess960(&mut rng)
-        };
+        let mut pos = random_start(&mut rng, game % 2 == 0);
         for ply in 0..160 {
             let all = pos.legal_moves();
             if ply % 4 == 0 || pos.in_check() || pos.ep_square().is_some() {
