@@ -415,9 +415,16 @@ fn random_playouts_match_brute_force() {
                 "in {}",
                 pos.fen()
             );
+            let info = pos.check_info();
             for &m in all.iter() {
                 let checks = pos.play(m).in_check();
                 assert_eq!(pos.gives_check(m), checks, "{m:?} in {}", pos.fen());
+                assert_eq!(
+                    info.gives_check(&pos, m),
+                    checks,
+                    "{m:?} in {} (check info)",
+                    pos.fen()
+                );
             }
             assert!(noisy.iter().all(|&m| pos.is_noisy(m)));
             assert!(quiet.iter().all(|&m| !pos.is_noisy(m)));
@@ -496,6 +503,12 @@ fn gives_check_sees_rare_checks() {
         ("2k5/4P3/8/8/8/8/8/K7 w - - 0 1", "e7e8r", true),
         ("8/4P3/5k2/8/8/8/8/K7 w - - 0 1", "e7e8n", true),
         ("8/2k5/8/4P3/8/8/7B/K7 w - - 0 1", "e5e6", true),
+        // A promoted piece checks through the square its pawn left.
+        ("8/4P3/8/8/8/8/8/K3k3 w - - 0 1", "e7e8q", true),
+        ("8/4P3/8/8/8/8/8/K3k3 w - - 0 1", "e7e8n", false),
+        // The king uncovers its own rook, or stays on the line.
+        ("8/8/8/8/R2K3k/8/8/8 w - - 0 1", "d4d5", true),
+        ("8/8/8/8/R2K3k/8/8/8 w - - 0 1", "d4e4", false),
     ];
     for &(fen, uci, want) in cases {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
@@ -506,6 +519,11 @@ fn gives_check_sees_rare_checks() {
             .unwrap_or_else(|| panic!("{uci} not legal in {fen}"));
         assert_eq!(pos.play(mv).in_check(), want, "{uci} in {fen}");
         assert_eq!(pos.gives_check(mv), want, "{uci} in {fen}");
+        assert_eq!(
+            pos.check_info().gives_check(&pos, mv),
+            want,
+            "{uci} in {fen} (check info)"
+        );
     }
 }
 

@@ -11,7 +11,7 @@ use crate::see::see_ge;
 use arrayvec::ArrayVec;
 use castella_eval::PIECE_VALUES;
 use castella_movegen::attacks::{bishop_attacks, knight_attacks, pawn_attacks_all, rook_attacks};
-use castella_movegen::{Bitboard, GenType, Move, MoveList, Piece, Position, MAX_MOVES};
+use castella_movegen::{Bitboard, CheckInfo, GenType, Move, MoveList, Piece, Position, MAX_MOVES};
 
 const TT_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
@@ -48,6 +48,8 @@ pub struct MovePicker {
     /// Late-move pruning or futility has given up on quiet moves: only
     /// quiet checks still come, unsorted.
     only_checks: bool,
+    /// How this node's moves give check, once asked.
+    check_info: Option<CheckInfo>,
     moves: MoveList,
     scores: ArrayVec<i32, MAX_MOVES>,
     /// The next move of the current stage to look at.
@@ -75,6 +77,7 @@ impl MovePicker {
             refutations: [k1, k2, history.counter(pos, prev)],
             noisy_only,
             only_checks: false,
+            check_info: None,
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             cur: 0,
@@ -88,6 +91,15 @@ impl MovePicker {
     /// on a node that is being pruned.
     pub fn only_checks(&mut self) {
         self.only_checks = true;
+    }
+
+    /// Whether the legal move `mv` of `pos` (this node's position) gives
+    /// check: the pruning of a node asks it of many of its quiet moves.
+    #[inline]
+    pub fn gives_check(&mut self, pos: &Position, mv: Move) -> bool {
+        self.check_info
+            .get_or_insert_with(|| pos.check_info())
+            .gives_check(pos, mv)
     }
 
     /// Whether [`MovePicker::only_checks`] was called: every quiet move it
@@ -216,7 +228,7 @@ impl MovePicker {
     fn next_check(&mut self, pos: &Position) -> Option<usize> {
         while self.cur < self.moves.len() {
             self.cur += 1;
-            if pos.gives_check(self.moves[self.cur - 1]) {
+            if self.gives_check(pos, self.moves[self.cur - 1]) {
                 return Some(self.cur - 1);
             }
         }

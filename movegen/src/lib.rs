@@ -7,6 +7,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod castling;
+mod check;
 pub mod chess960;
 pub mod fen;
 pub mod generate;
@@ -20,6 +21,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use castling::{CastleSide, CastlingRights};
+pub use check::CheckInfo;
 pub use fen::{CastlingNotation, FenError};
 pub use generate::{GenType, MoveCounter, MoveSink};
 pub use moves::{Move, MoveKind, MoveList, MAX_MOVES};

@@ -348,7 +348,7 @@ impl Searcher {
                     // Once switched, the picker has checked each quiet move.
                     if late && !picker.giving_only_checks() {
                         picker.only_checks();
-                        if !pos.gives_check(mv) {
+                        if !picker.gives_check(pos, mv) {
                             continue;
                         }
                     }
@@ -367,7 +367,7 @@ impl Searcher {
                     let unpromising = lmr_depth < params::hist_prune_depth()
                         && hist < -params::hist_prune_margin() * (depth - 1)
                         && !self.off.contains(Disabled::HIST_PRUNE);
-                    if (futile || unpromising) && !pos.gives_check(mv) {
+                    if (futile || unpromising) && !picker.gives_check(pos, mv) {
                         continue;
                     }
                     if depth <= params::see_quiet_depth()
