@@ -3,9 +3,9 @@
 //! Shape: 768 inputs (colour × piece × square, seen from one side) feed a
 //! hidden layer of 128 or 256 neurons (the file says which), computed
 //! twice: once from the side to move's view and once from the other
-//! side's (the board flipped top to bottom and the colours swapped). The two halves pass a clipped ReLU and
-//! one output neuron reads both, side to move first. The activation is a
-//! clipped ReLU, or its square (SCReLU) when the file says so. The output
+//! side's (the board flipped top to bottom and the colours swapped). One
+//! output neuron reads both halves, side to move first, through a clipped
+//! ReLU, or its square (SCReLU) when the file says so. The output
 //! neuron may come in material buckets: one per range of piece counts, so
 //! that the middlegame and the endgame read the hidden layer differently.
 //! Chess960 needs no special inputs: where the pieces stand is all the
@@ -13,24 +13,19 @@
 //!
 //! Weights are trained in floating point by `bench`'s `nnue-train` and
 //! stored quantised: the hidden layer in units of 1/[`QA`], the output
-//! weights in units of 1/[`QB`]. The file format (little-endian) is the
-//! magic `CSNN`, the hidden size as a `u32`, flags as a `u32` (bit 0: a
-//! correction to the hand-written evaluation of builds before network 2,
-//! refused now; bit 1: SCReLU; bit 2: output buckets;
-//! bit 3: output weights in units of 1/[`QB_FINE`] instead of 1/[`QB`]),
-//! the number of output buckets as a `u32` when bit 2 is set (one
-//! otherwise), then the hidden weights (`i16`, input-major), the hidden
-//! biases (`i16`), each bucket's output weights (`i16`, side to move's half
-//! first) and each bucket's output bias (`i32`, in units of 1/(QA·QB),
-//! or 1/(QA·QB_FINE) with bit 3).
+//! weights in units of 1/[`QB`] or 1/[`QB_FINE`]; [`file`](mod@file) reads them.
 
+mod features;
+pub mod file;
 pub mod simd;
 
-use castella_movegen::{Bitboard, Color, Piece, Position, Square};
+pub use features::{feature, for_each_feature, Delta, INPUTS, MAX_ACTIVE};
+pub use file::{BUCKETS, FINE_OUTPUT, RESIDUAL, SCRELU};
+
+use castella_movegen::{Color, Position, Square};
+use features::pair;
 use simd::{Kernels, Row, MAX_SQUARED_WEIGHT};
 
-/// Inputs per view: two colours × six pieces × 64 squares.
-pub const INPUTS: usize = 768;
 /// The hidden layer's size, per view, is a multiple of this many neurons
 /// (one block of the SIMD kernels)...
 pub const HIDDEN_STEP: usize = 128;
@@ -52,8 +47,6 @@ pub const QB: i32 = 64;
 pub const QB_FINE: i32 = 128;
 /// The network's output 1.0 is this many centipawns.
 pub const SCALE: i32 = 400;
-/// The most active inputs a legal position can have (one per piece).
-pub const MAX_ACTIVE: usize = 32;
 /// The most output buckets a network file may have.
 pub const MAX_BUCKETS: usize = 8;
 
@@ -63,30 +56,6 @@ pub const MAX_BUCKETS: usize = 8;
 #[inline(always)]
 pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
     (pieces.saturating_sub(2) * buckets / 31).min(buckets - 1)
-}
-
-const MAGIC: &[u8; 4] = b"CSNN";
-
-/// The input for `piece` of `color` on `sq`, seen from `view`'s side: the
-/// viewer's own pieces come first and its home rank is always rank 1.
-#[inline(always)]
-pub fn feature(view: Color, color: Color, piece: Piece, sq: Square) -> usize {
-    let side = (color != view) as usize;
-    side * 384 + piece.index() * 64 + sq.relative(view).index()
-}
-
-/// Calls `f` with the inputs of every piece on the board, from White's and
-/// from Black's view.
-#[inline(always)]
-pub fn for_each_feature(pos: &Position, mut f: impl FnMut(usize, usize)) {
-    for color in Color::ALL {
-        for piece in Piece::ALL {
-            for sq in pos.colored(color, piece) {
-                let (white, black) = pair(color, piece, sq);
-                f(white as usize, black as usize);
-            }
-        }
-    }
 }
 
 /// The hidden sums of one position from both views (White's first),
@@ -100,62 +69,6 @@ impl Default for Accumulator {
     fn default() -> Accumulator {
         Accumulator([[0; MAX_HIDDEN]; 2])
     }
-}
-
-/// The inputs that change between a position and its child: at most four
-/// pieces leave a square (castling: king and rook; a capturing promotion:
-/// pawn and victim) and at most two arrive. Each input is given from both
-/// views.
-#[derive(Clone, Copy, Default)]
-pub struct Delta {
-    removed: [(u16, u16); 4],
-    added: [(u16, u16); 4],
-    removed_len: u8,
-    added_len: u8,
-}
-
-impl Delta {
-    /// The change from `parent` to `child`, found by comparing their
-    /// boards, so that castling, en passant and promotions need no
-    /// special cases. Positions more than a move apart give a partial
-    /// delta; the search only asks for parents and children.
-    #[inline]
-    pub fn between(parent: &Position, child: &Position) -> Delta {
-        // A square whose piece changed shows in a colour set (a capture,
-        // a move) or in a piece set (castling in Chess960 can swap king
-        // and rook between two squares that stay White's or Black's).
-        let mut touched = Bitboard::EMPTY;
-        for color in Color::ALL {
-            touched |= parent.color(color) ^ child.color(color);
-        }
-        for piece in Piece::ALL {
-            touched |= parent.pieces(piece) ^ child.pieces(piece);
-        }
-        let mut d = Delta::default();
-        for sq in touched {
-            if let (Some(color), Some(piece)) = (parent.color_on(sq), parent.piece_on(sq)) {
-                if (d.removed_len as usize) < d.removed.len() {
-                    d.removed[d.removed_len as usize] = pair(color, piece, sq);
-                    d.removed_len += 1;
-                }
-            }
-            if let (Some(color), Some(piece)) = (child.color_on(sq), child.piece_on(sq)) {
-                if (d.added_len as usize) < d.added.len() {
-                    d.added[d.added_len as usize] = pair(color, piece, sq);
-                    d.added_len += 1;
-                }
-            }
-        }
-        d
-    }
-}
-
-#[inline(always)]
-fn pair(color: Color, piece: Piece, sq: Square) -> (u16, u16) {
-    (
-        feature(Color::White, color, piece, sq) as u16,
-        feature(Color::Black, color, piece, sq) as u16,
-    )
 }
 
 /// A quantised network, ready to evaluate positions. Rows keep room for
@@ -173,17 +86,6 @@ pub struct Network {
     kernels: Kernels,
 }
 
-/// Flag bit: the network's output was a correction to the hand-written
-/// evaluation that builds before network 2 had; such files are refused.
-pub const RESIDUAL: u32 = 1;
-/// Flag bit: the activation is the squared clipped ReLU (SCReLU).
-pub const SCRELU: u32 = 2;
-/// Flag bit: the output neuron comes in material buckets (their number
-/// follows the flags).
-pub const BUCKETS: u32 = 4;
-/// Flag bit: the output weights are stored in units of 1/[`QB_FINE`].
-pub const FINE_OUTPUT: u32 = 8;
-
 // With SCReLU every product clamp(a)² · w is at most QA² · 128 (the loader
 // refuses larger weights), and each view's dot product sums up to
 // MAX_HIDDEN of them: that sum must fit an i32 (the views add in i64).
@@ -192,108 +94,7 @@ const _: () = assert!(
 );
 const _: () = assert!(MAX_HIDDEN.is_multiple_of(HIDDEN_STEP));
 
-/// Reads little-endian values off the front of a byte slice.
-struct Reader<'a>(&'a [u8]);
-
-impl Reader<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
-        if self.0.len() < N {
-            return Err("the network file is truncated".into());
-        }
-        let (head, rest) = self.0.split_at(N);
-        self.0 = rest;
-        Ok(head.try_into().expect("split_at gave N bytes"))
-    }
-
-    fn i16s(&mut self, out: &mut [i16]) -> Result<(), String> {
-        for v in out {
-            *v = i16::from_le_bytes(self.take()?);
-        }
-        Ok(())
-    }
-}
-
 impl Network {
-    /// Parses a network file; an error says what is wrong with it.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let mut r = Reader(bytes);
-        if &r.take::<4>()? != MAGIC {
-            return Err("not a Castella network file (bad magic)".into());
-        }
-        let hidden = u32::from_le_bytes(r.take()?) as usize;
-        if !is_valid_hidden(hidden) {
-            return Err(format!(
-                "the network has {hidden} hidden neurons; this build reads multiples of \
-                 {HIDDEN_STEP} up to {MAX_HIDDEN}"
-            ));
-        }
-        let flags = u32::from_le_bytes(r.take()?);
-        if flags & !(RESIDUAL | SCRELU | BUCKETS | FINE_OUTPUT) != 0 {
-            return Err(format!("unknown network flags {flags:#x}"));
-        }
-        if flags & RESIDUAL != 0 {
-            return Err(
-                "the network is a correction to the hand-written evaluation of \
-                        builds before network 2, which this build no longer has"
-                    .into(),
-            );
-        }
-        let buckets = if flags & BUCKETS != 0 {
-            u32::from_le_bytes(r.take()?) as usize
-        } else {
-            1
-        };
-        if !(1..=MAX_BUCKETS).contains(&buckets) {
-            return Err(format!(
-                "the network has {buckets} output buckets; this build reads 1 to {MAX_BUCKETS}"
-            ));
-        }
-        let mut net = Network {
-            hidden,
-            // Through a Vec: 384 KB is too much for a thread's stack.
-            hidden_weights: vec![[0; MAX_HIDDEN]; INPUTS]
-                .into_boxed_slice()
-                .try_into()
-                .expect("INPUTS rows"),
-            hidden_bias: [0; MAX_HIDDEN],
-            output_weights: [[[0; MAX_HIDDEN]; 2]; MAX_BUCKETS],
-            output_bias: [0; MAX_BUCKETS],
-            buckets,
-            qb: if flags & FINE_OUTPUT != 0 {
-                QB_FINE
-            } else {
-                QB
-            },
-            squared: flags & SCRELU != 0,
-            kernels: Kernels::detect(),
-        };
-        for row in net.hidden_weights.iter_mut() {
-            r.i16s(&mut row[..hidden])?;
-        }
-        r.i16s(&mut net.hidden_bias[..hidden])?;
-        for half in net.output_weights[..buckets].iter_mut().flatten() {
-            r.i16s(&mut half[..hidden])?;
-        }
-        for bias in &mut net.output_bias[..buckets] {
-            *bias = i32::from_le_bytes(r.take()?);
-        }
-        if !r.0.is_empty() {
-            return Err("the network file has trailing bytes".into());
-        }
-        let too_large = net
-            .output_weights
-            .iter()
-            .flatten()
-            .flatten()
-            .any(|w| w.abs() > MAX_SQUARED_WEIGHT);
-        if net.squared && too_large {
-            return Err(format!(
-                "a SCReLU network's output weights must lie within ±{MAX_SQUARED_WEIGHT}"
-            ));
-        }
-        Ok(net)
-    }
-
     /// A short description: size, activation and output quantisation.
     pub fn describe(&self) -> String {
         let output = match self.buckets {

@@ -1,0 +1,128 @@
+//! The network file. Little-endian: the magic `CSNN`, the hidden size as
+//! a `u32`, flags as a `u32` (bit 0: a correction to the hand-written
+//! evaluation of builds before network 2, refused now; bit 1: SCReLU; bit
+//! 2: output buckets; bit 3: output weights in units of 1/[`QB_FINE`]
+//! instead of 1/[`QB`]), the number of output buckets as a `u32` when bit
+//! 2 is set (one otherwise), then the hidden weights (`i16`,
+//! input-major), the hidden biases (`i16`), each bucket's output weights
+//! (`i16`, side to move's half first) and each bucket's output bias
+//! (`i32`, in units of 1/(QA·QB), or 1/(QA·QB_FINE) with bit 3).
+
+use super::simd::{Kernels, MAX_SQUARED_WEIGHT};
+use super::{is_valid_hidden, Network, HIDDEN_STEP, INPUTS, MAX_BUCKETS, MAX_HIDDEN, QB, QB_FINE};
+
+const MAGIC: &[u8; 4] = b"CSNN";
+
+/// Flag bit: the network's output was a correction to the hand-written
+/// evaluation that builds before network 2 had; such files are refused.
+pub const RESIDUAL: u32 = 1;
+/// Flag bit: the activation is the squared clipped ReLU (SCReLU).
+pub const SCRELU: u32 = 2;
+/// Flag bit: the output neuron comes in material buckets (their number
+/// follows the flags).
+pub const BUCKETS: u32 = 4;
+/// Flag bit: the output weights are stored in units of 1/[`QB_FINE`].
+pub const FINE_OUTPUT: u32 = 8;
+
+/// Reads little-endian values off the front of a byte slice.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        if self.0.len() < N {
+            return Err("the network file is truncated".into());
+        }
+        let (head, rest) = self.0.split_at(N);
+        self.0 = rest;
+        Ok(head.try_into().expect("split_at gave N bytes"))
+    }
+
+    fn i16s(&mut self, out: &mut [i16]) -> Result<(), String> {
+        for v in out {
+            *v = i16::from_le_bytes(self.take()?);
+        }
+        Ok(())
+    }
+}
+
+impl Network {
+    /// Parses a network file; an error says what is wrong with it.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let mut r = Reader(bytes);
+        if &r.take::<4>()? != MAGIC {
+            return Err("not a Castella network file (bad magic)".into());
+        }
+        let hidden = u32::from_le_bytes(r.take()?) as usize;
+        if !is_valid_hidden(hidden) {
+            return Err(format!(
+                "the network has {hidden} hidden neurons; this build reads multiples of \
+                 {HIDDEN_STEP} up to {MAX_HIDDEN}"
+            ));
+        }
+        let flags = u32::from_le_bytes(r.take()?);
+        if flags & !(RESIDUAL | SCRELU | BUCKETS | FINE_OUTPUT) != 0 {
+            return Err(format!("unknown network flags {flags:#x}"));
+        }
+        if flags & RESIDUAL != 0 {
+            return Err(
+                "the network is a correction to the hand-written evaluation of \
+                        builds before network 2, which this build no longer has"
+                    .into(),
+            );
+        }
+        let buckets = if flags & BUCKETS != 0 {
+            u32::from_le_bytes(r.take()?) as usize
+        } else {
+            1
+        };
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "the network has {buckets} output buckets; this build reads 1 to {MAX_BUCKETS}"
+            ));
+        }
+        let mut net = Network {
+            hidden,
+            // Through a Vec: 384 KB is too much for a thread's stack.
+            hidden_weights: vec![[0; MAX_HIDDEN]; INPUTS]
+                .into_boxed_slice()
+                .try_into()
+                .expect("INPUTS rows"),
+            hidden_bias: [0; MAX_HIDDEN],
+            output_weights: [[[0; MAX_HIDDEN]; 2]; MAX_BUCKETS],
+            output_bias: [0; MAX_BUCKETS],
+            buckets,
+            qb: if flags & FINE_OUTPUT != 0 {
+                QB_FINE
+            } else {
+                QB
+            },
+            squared: flags & SCRELU != 0,
+            kernels: Kernels::detect(),
+        };
+        for row in net.hidden_weights.iter_mut() {
+            r.i16s(&mut row[..hidden])?;
+        }
+        r.i16s(&mut net.hidden_bias[..hidden])?;
+        for half in net.output_weights[..buckets].iter_mut().flatten() {
+            r.i16s(&mut half[..hidden])?;
+        }
+        for bias in &mut net.output_bias[..buckets] {
+            *bias = i32::from_le_bytes(r.take()?);
+        }
+        if !r.0.is_empty() {
+            return Err("the network file has trailing bytes".into());
+        }
+        let too_large = net
+            .output_weights
+            .iter()
+            .flatten()
+            .flatten()
+            .any(|w| w.abs() > MAX_SQUARED_WEIGHT);
+        if net.squared && too_large {
+            return Err(format!(
+                "a SCReLU network's output weights must lie within ±{MAX_SQUARED_WEIGHT}"
+            ));
+        }
+        Ok(net)
+    }
+}
