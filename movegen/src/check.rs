@@ -2,8 +2,7 @@
 //! of the quiet moves it may prune, and keeps the checks.
 
 use crate::attacks::{
-    between, bishop_attacks, bishop_rays, knight_attacks, line, pawn_attacks, rook_attacks,
-    rook_rays,
+    bishop_attacks, bishop_rays, knight_attacks, line, pawn_attacks, rook_attacks, rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
@@ -44,15 +43,12 @@ impl Position {
         let diagonal = bishop_attacks(king, occ);
         let straight = rook_attacks(king, occ);
         let queens = self.colored(us, Piece::Queen);
-        let sliders = (bishop_rays(king) & (self.colored(us, Piece::Bishop) | queens))
-            | (rook_rays(king) & (self.colored(us, Piece::Rook) | queens));
-        let mut discoverers = Bitboard::EMPTY;
-        for slider in sliders {
-            let blockers = between(king, slider) & occ;
-            if !blockers.many() {
-                discoverers |= blockers & self.color(us);
-            }
-        }
+        let (_, blockers) = self.slider_lines(
+            king,
+            self.colored(us, Piece::Bishop) | queens,
+            self.colored(us, Piece::Rook) | queens,
+        );
+        let discoverers = blockers & self.color(us);
         CheckInfo {
             king,
             squares: [

@@ -290,28 +290,44 @@ impl Position {
         let us = self.side;
         let them = us.flip();
         let ksq = self.king(us);
-        let occ = self.occupied();
         let their = self.color(them);
         let queens = self.pieces(Piece::Queen);
-        let rq = (self.pieces(Piece::Rook) | queens) & their;
-        let bq = (self.pieces(Piece::Bishop) | queens) & their;
-
-        // Only sliders on the king's empty-board rays can check or pin.
-        let rq = rook_rays(ksq) & rq;
-        let bq = bishop_rays(ksq) & bq;
-        let mut checkers = (knight_attacks(ksq) & self.pieces(Piece::Knight) & their)
+        let (sliding, blockers) = self.slider_lines(
+            ksq,
+            (self.pieces(Piece::Bishop) | queens) & their,
+            (self.pieces(Piece::Rook) | queens) & their,
+        );
+        self.checkers = sliding
+            | (knight_attacks(ksq) & self.pieces(Piece::Knight) & their)
             | (pawn_attacks(us, ksq) & self.pieces(Piece::Pawn) & their);
-        let mut pinned = Bitboard::EMPTY;
-        for s in rq | bq {
-            let blockers = between(ksq, s) & occ;
-            if blockers.is_empty() {
-                checkers |= s;
-            } else if !blockers.many() {
-                pinned |= blockers & self.color(us);
+        self.pinned = blockers & self.color(us);
+    }
+
+    /// The sliders among `diagonal` (bishops and queens) and `straight`
+    /// (rooks and queens) that attack `ksq`, and the pieces of either
+    /// colour that alone stand between one of the others and `ksq`: the
+    /// checkers and pinned pieces of a king, or the pieces that would
+    /// uncover a check on the enemy king.
+    #[inline(always)]
+    pub(crate) fn slider_lines(
+        &self,
+        ksq: Square,
+        diagonal: Bitboard,
+        straight: Bitboard,
+    ) -> (Bitboard, Bitboard) {
+        let occ = self.occupied();
+        let mut attackers = Bitboard::EMPTY;
+        let mut blockers = Bitboard::EMPTY;
+        // Only sliders on the king's empty-board rays can check or pin.
+        for s in (bishop_rays(ksq) & diagonal) | (rook_rays(ksq) & straight) {
+            let on_line = between(ksq, s) & occ;
+            if on_line.is_empty() {
+                attackers |= s;
+            } else if !on_line.many() {
+                blockers |= on_line;
             }
         }
-        self.checkers = checkers;
-        self.pinned = pinned;
+        (attackers, blockers)
     }
 
     /// Whether a pawn of `by` could capture onto `sq` (used to keep the
