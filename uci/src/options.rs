@@ -280,31 +280,35 @@ pub fn check(name: &str, value: Option<&str>) -> Result<(Id, Value), String> {
 mod tests {
     use super::*;
 
+    /// Each kind is written as UCI spells it (the whole list the engine
+    /// advertises is the protocol tests' business), every spin's default
+    /// lies in its range, and every name finds its own row.
     #[test]
     fn advertised_lines() {
-        let lines: Vec<String> = TABLE.iter().map(Spec::uci_line).collect();
+        let line = |id| TABLE.iter().find(|s| s.id == id).unwrap().uci_line();
         assert_eq!(
-            lines,
-            [
-                "option name Hash type spin default 16 min 1 max 33554432",
-                "option name Threads type spin default 1 min 1 max 1024",
-                "option name MultiPV type spin default 1 min 1 max 256",
-                "option name Ponder type check default false",
-                "option name Move Overhead type spin default 10 min 0 max 5000",
-                "option name Clear Hash type button",
-                "option name UCI_Chess960 type check default false",
-                "option name UCI_ShowWDL type check default false",
-                "option name EvalFile type string default <embedded>",
-                "option name UCI_AnalyseMode type check default false",
-                "option name UCI_Opponent type string default <empty>",
-                "option name SyzygyPath type string default <empty>",
-                "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
-                "option name Syzygy50MoveRule type check default true",
-                "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
-                "option name UCI_LimitStrength type check default false",
-                "option name UCI_Elo type spin default 1320 min 1320 max 2600",
-            ]
+            line(Id::MoveOverhead),
+            "option name Move Overhead type spin default 10 min 0 max 5000"
         );
+        assert_eq!(
+            line(Id::Ponder),
+            "option name Ponder type check default false"
+        );
+        assert_eq!(line(Id::ClearHash), "option name Clear Hash type button");
+        assert_eq!(
+            line(Id::EvalFile),
+            "option name EvalFile type string default <embedded>"
+        );
+        assert_eq!(
+            line(Id::SyzygyPath),
+            "option name SyzygyPath type string default <empty>"
+        );
+        for spec in TABLE {
+            if let Kind::Spin { default, min, max } = spec.kind {
+                assert!((min..=max).contains(&default), "{}", spec.name);
+            }
+            assert_eq!(find(spec.name).unwrap().id, spec.id, "{}", spec.name);
+        }
     }
 
     #[test]
