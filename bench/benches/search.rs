@@ -64,7 +64,7 @@ fn bench_network(c: &mut Criterion) {
             b.iter(|| net.evaluate(black_box(&pos)))
         });
         let child = pos.play(pos.legal_moves()[0]);
-        let delta = Delta::between(&pos, &child);
+        let delta = Delta::between(&pos, &child, net.inputs());
         let parent = net.refresh(&pos);
         let mut acc = Accumulator::default();
         group.bench_function(format!("update-{name}-{}", kernels.name()), |b| {

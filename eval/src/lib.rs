@@ -29,7 +29,7 @@ pub const EVAL_LIMIT: i32 = 8000;
 /// The network embedded in the binary: `eval/nets/castella.nnue`, or the
 /// file named by `EVALFILE` when the build was asked for one (see
 /// `build.rs`).
-pub(crate) static NETWORK_FILE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/embedded.nnue"));
+pub static NETWORK_FILE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/embedded.nnue"));
 static NETWORK: std::sync::OnceLock<Arc<nnue::Network>> = std::sync::OnceLock::new();
 
 /// The embedded evaluation network, parsed on first use.

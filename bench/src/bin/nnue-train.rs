@@ -5,7 +5,8 @@
 //! nnue-train [OPTIONS] FILE...
 //!   --epochs N (20)  --batch N (512)  --lr X (0.002)  --lr-end X (0.00001)
 //!   --lambda X (0)  --scale CP (210)  --hidden N (256)  --activation crelu|screlu (screlu)
-//!   --buckets N (1)  --fine-output  --decay X (0.1)  --mirror  --hold-out N (50)  --seed S (1)
+//!   --buckets N (1)  --fine-output  --king-buckets 1|2|4  --decay X (0.1)  --mirror
+//!   --hold-out N (50)  --seed S (1)
 //!   --threads T  --out FILE (castella.nnue)  --resume  --init CKPT
 //!   --teacher  --teacher-mix X (0)  --children N (0)  --baseline NET
 //!   --skip-plies N (8)  --max-score N (10000)  --keep-noisy  --keep-check
@@ -43,7 +44,10 @@
 //! `--buckets N` splits the output neuron into N material buckets (by the
 //! number of pieces on the board). `--fine-output` stores the output
 //! weights twice as finely (units of 1/128, within ±0.99), which most of
-//! the rounding loss comes from.
+//! the rounding loss comes from. `--king-buckets N` keys each view's
+//! inputs on its own king: the board mirrored to bring that king to files
+//! a–d, and N sets of inputs by where it stands (1: mirroring alone; see
+//! `king_buckets` for 2 and 4); `--mirror` has nothing left to add then.
 //! `--baseline NET` (repeatable) first prints the validation error of the
 //! whole evaluation with that network, for comparison.
 
@@ -51,10 +55,13 @@ use castella_bench::filter::Filter;
 use castella_bench::train::model::{Activation, Shape};
 use castella_bench::train::sample::Target;
 use castella_bench::train::{self, Config};
-use castella_eval::nnue::{is_valid_hidden, HIDDEN_STEP, MAX_BUCKETS, MAX_HIDDEN};
+use castella_eval::nnue::{
+    is_valid_hidden, Inputs, HIDDEN_STEP, KING_SQUARES, MAX_BUCKETS, MAX_HIDDEN,
+};
 
 const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
-[--lambda X] [--scale CP] [--hidden N] [--activation crelu|screlu] [--buckets N] [--fine-output] [--decay X] [--mirror] \
+[--lambda X] [--scale CP] [--hidden N] [--activation crelu|screlu] [--buckets N] [--fine-output] \
+[--king-buckets 1|2|4] [--decay X] [--mirror] \
 [--hold-out N] [--seed S] [--threads T] [--out FILE] [--resume] [--init CKPT] [--teacher] \
 [--teacher-mix X] [--children N] [--baseline NET] [--skip-plies N] \
 [--max-score N] [--keep-noisy] [--keep-check] FILE...";
@@ -75,6 +82,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             scale: 210.0,
             buckets: 1,
             fine_output: false,
+            inputs: Inputs::PLAIN,
         },
         epochs: 20,
         batch: 512,
@@ -121,6 +129,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
                 }
             }
             "--fine-output" => c.shape.fine_output = true,
+            "--king-buckets" => c.shape.inputs = king_buckets(&value()?)?,
             "--hidden" => {
                 c.shape.hidden = num(&flag, value()?)?;
                 if !is_valid_hidden(c.shape.hidden) {
@@ -158,10 +167,33 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
     if c.files.is_empty() {
         return Err(format!("no game file given\n{USAGE}"));
     }
+    if c.mirror && c.shape.inputs.keyed() {
+        return Err("--mirror is for plain inputs: --king-buckets mirrors the board itself".into());
+    }
     if !(0.0..=1.0).contains(&c.target.lambda) || c.target.scale <= 0.0 {
         return Err("--lambda must be within 0..1 and --scale positive".into());
     }
     Ok((c, threads))
+}
+
+/// The king bucket maps `--king-buckets` offers, by the number of
+/// buckets (files a–d of each rank from the king's side; the board is
+/// mirrored to bring the king there): 1, mirroring alone; 2, the home
+/// rank and the rest; 4, the home rank's files a–b and c–d (where castled
+/// and Chess960 kings stand), the second rank, and the rest.
+fn king_buckets(v: &str) -> Result<Inputs, String> {
+    let mut map = [0u8; KING_SQUARES];
+    match v {
+        "1" => {}
+        "2" => map[4..].fill(1),
+        "4" => {
+            map[..4].copy_from_slice(&[0, 0, 1, 1]);
+            map[4..8].fill(2);
+            map[8..].fill(3);
+        }
+        _ => return Err(format!("--king-buckets takes 1, 2 or 4, not '{v}'")),
+    }
+    Inputs::king_buckets(&map)
 }
 
 fn main() {

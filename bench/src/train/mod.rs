@@ -72,7 +72,14 @@ pub fn mean_error(p: &[f32], data: &[Sample], shape: &Shape) -> f64 {
 /// Loads the data, trains, and writes the best network to `c.out`.
 pub fn run(c: &Config) -> Result<(), String> {
     let start = Instant::now();
-    let (train, valid) = sample::load(&c.files, &c.filter, c.target, c.hold_out_every, c.children)?;
+    let (train, valid) = sample::load(
+        &c.files,
+        &c.filter,
+        c.target,
+        &c.shape.inputs,
+        c.hold_out_every,
+        c.children,
+    )?;
     if train.len() < 100 || valid.is_empty() {
         return Err(format!(
             "too little data: {} training and {} validation positions",
@@ -109,7 +116,7 @@ pub fn run(c: &Config) -> Result<(), String> {
         let params = match &c.init {
             Some(path) if path.extension().is_some_and(|e| e == "nnue") => {
                 let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-                model::dequantise(&bytes, &c.shape)
+                model::dequantise_for(&bytes, &c.shape)
                     .map_err(|e| format!("{}: {e}", path.display()))?
             }
             Some(path) => Checkpoint::load(path, param_count)?.params,

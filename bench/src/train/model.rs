@@ -4,8 +4,8 @@
 
 use super::sample::Sample;
 use castella_eval::nnue::{
-    output_bucket, BUCKETS, FINE_OUTPUT, INPUTS, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN, QA, QB,
-    QB_FINE, SCALE, SCRELU,
+    output_bucket, Inputs, BUCKETS, FINE_OUTPUT, KING_BUCKETS, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN,
+    QA, QB, QB_FINE, SCALE, SCRELU,
 };
 use rand::rngs::StdRng;
 use rand::Rng;
@@ -63,6 +63,9 @@ pub struct Shape {
     /// Store the output weights in units of 1/`QB_FINE` (twice as fine,
     /// within ±0.99) instead of 1/`QB`.
     pub fine_output: bool,
+    /// How the kings key the inputs: plain, or mirrored with king
+    /// buckets (768 input rows per bucket).
+    pub inputs: Inputs,
 }
 
 impl Shape {
@@ -74,7 +77,7 @@ impl Shape {
 
     /// Where the hidden biases start.
     pub fn b1(&self) -> usize {
-        W1 + INPUTS * self.hidden
+        W1 + self.inputs.rows() * self.hidden
     }
 
     /// Where the output weights start.
@@ -231,6 +234,9 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
     if shape.fine_output {
         flags |= FINE_OUTPUT;
     }
+    if shape.inputs.keyed() {
+        flags |= KING_BUCKETS;
+    }
     let qb = shape.qb();
     let (w2, b2) = (shape.w2(), shape.b2());
     let mut bytes = Vec::with_capacity(16 + 2 * shape.params() + 4 * MAX_BUCKETS);
@@ -239,6 +245,9 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
     bytes.extend_from_slice(&flags.to_le_bytes());
     if buckets > 1 {
         bytes.extend_from_slice(&(buckets as u32).to_le_bytes());
+    }
+    if shape.inputs.keyed() {
+        bytes.extend_from_slice(&shape.inputs.map());
     }
     for &w in &p[W1..w2] {
         bytes.extend_from_slice(&q(w, QA).to_le_bytes());
@@ -259,11 +268,11 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
     // Let the engine's reader check the file first.
     castella_eval::nnue::Network::from_bytes(bytes)?;
     let expected = quantise(&vec![0.0; shape.params()], shape);
-    let header = if shape.buckets > 1 { 16 } else { 12 };
+    let header = 12 + 4 * (shape.buckets > 1) as usize + 32 * shape.inputs.keyed() as usize;
     if bytes.len() != expected.len() || bytes[..header] != expected[..header] {
         return Err(
-            "the network's shape (hidden size, buckets, activation or output units) \
-             differs from the options'"
+            "the network's shape (hidden size, buckets, king buckets, activation or \
+             output units) differs from the options'"
                 .into(),
         );
     }
@@ -288,12 +297,38 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
     Ok(p)
 }
 
+/// The float parameters of a network file for `shape`: its own, or,
+/// when `shape` has king buckets and the file plain inputs of the same
+/// shape otherwise, the file's input weights copied into every bucket (a
+/// start for king buckets from a trained plain network).
+pub fn dequantise_for(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
+    let err = match dequantise(bytes, shape) {
+        Ok(p) => return Ok(p),
+        Err(e) => e,
+    };
+    let plain = Shape {
+        inputs: Inputs::PLAIN,
+        ..*shape
+    };
+    if !shape.inputs.keyed() {
+        return Err(err);
+    }
+    let from = dequantise(bytes, &plain).map_err(|_| err)?;
+    let mut p = vec![0f32; shape.params()];
+    let rows = &from[W1..plain.b1()];
+    for bucket in p[W1..shape.b1()].chunks_exact_mut(rows.len()) {
+        bucket.copy_from_slice(rows);
+    }
+    p[shape.b1()..].copy_from_slice(&from[plain.b1()..]);
+    Ok(p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::{Outcome, Scored};
     use crate::train::sample::Target;
-    use castella_eval::nnue::Network;
+    use castella_eval::nnue::{Network, KING_SQUARES};
     use castella_movegen::Position;
     use rand::SeedableRng;
 
@@ -347,31 +382,51 @@ mod tests {
                 score: 0,
                 ply: 0,
             };
-            let sample = Sample::new(&s, Outcome::Draw, target).unwrap();
+            let sample = Sample::new(&s, Outcome::Draw, target, &shape.inputs).unwrap();
             let float = output_cp(p, &sample, shape);
             largest = largest.max((float - net.evaluate(&pos) as f32).abs());
         }
         largest
     }
 
+    /// Mirrored inputs with the king on rank 1 in two buckets (files
+    /// a–b, c–d) and anywhere else in a third.
+    fn three_king_buckets() -> Inputs {
+        let mut map = [2; KING_SQUARES];
+        map[..4].copy_from_slice(&[0, 0, 1, 1]);
+        Inputs::king_buckets(&map).unwrap()
+    }
+
     /// Both activations, with and without buckets and fine output
-    /// weights, at both hidden sizes.
+    /// weights, at both hidden sizes, and with mirrored and king-bucketed
+    /// inputs.
     fn shapes() -> Vec<Shape> {
+        let mirrored = Inputs::king_buckets(&[0; KING_SQUARES]).unwrap();
         let mut v = Vec::new();
-        for activation in [Activation::CReLU, Activation::SCReLU] {
-            for (hidden, buckets, fine_output) in [
-                (128, 1, false),
-                (128, 8, false),
-                (256, 8, false),
-                (256, 8, true),
-            ] {
-                v.push(Shape {
-                    hidden,
-                    activation,
-                    scale: 400.0,
-                    buckets,
-                    fine_output,
-                });
+        // King-bucketed shapes last, so that the random networks of the
+        // others stay what the tests' bounds were seen on.
+        for inputs in [Inputs::PLAIN, mirrored, three_king_buckets()] {
+            for activation in [Activation::CReLU, Activation::SCReLU] {
+                let sizes: &[(usize, usize, bool)] = if inputs.keyed() {
+                    &[(128, 1, true), (256, 8, true)]
+                } else {
+                    &[
+                        (128, 1, false),
+                        (128, 8, false),
+                        (256, 8, false),
+                        (256, 8, true),
+                    ]
+                };
+                for &(hidden, buckets, fine_output) in sizes {
+                    v.push(Shape {
+                        hidden,
+                        activation,
+                        scale: 400.0,
+                        buckets,
+                        fine_output,
+                        inputs,
+                    });
+                }
             }
         }
         v
@@ -410,7 +465,50 @@ mod tests {
                 ..shape
             };
             assert!(dequantise(&bytes, &other).is_err());
+            let other = Shape {
+                inputs: if shape.inputs.keyed() {
+                    Inputs::PLAIN
+                } else {
+                    three_king_buckets()
+                },
+                ..shape
+            };
+            assert!(dequantise(&bytes, &other).is_err());
         }
+    }
+
+    /// A plain network copied into every king bucket evaluates as it did
+    /// wherever mirroring changes nothing: positions whose kings are both
+    /// on files a–d.
+    #[test]
+    fn plain_networks_start_king_buckets() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let plain = shapes()[3];
+        let keyed = Shape {
+            inputs: three_king_buckets(),
+            ..plain
+        };
+        let bytes = quantise(&random_network(&mut rng, &plain, true), &plain);
+        let p = dequantise_for(&bytes, &keyed).unwrap();
+        let (a, b) = (
+            Network::from_bytes(&bytes).unwrap(),
+            Network::from_bytes(&quantise(&p, &keyed)).unwrap(),
+        );
+        for fen in [
+            "2rk4/pp6/8/8/8/8/PP6/2RK4 w - - 0 1",
+            "1k6/8/8/3q4/8/2N5/1K6/8 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(a.evaluate(&pos), b.evaluate(&pos), "{fen}");
+        }
+        assert!(dequantise_for(
+            &bytes,
+            &Shape {
+                hidden: 128,
+                ..keyed
+            }
+        )
+        .is_err());
     }
 
     /// Rounding to the file's grid moves the output by at most 30

@@ -3,7 +3,7 @@
 
 use crate::filter::Filter;
 use crate::games::{self, Outcome, Scored};
-use castella_eval::nnue::{for_each_feature, MAX_ACTIVE};
+use castella_eval::nnue::{for_each_feature, Inputs, MAX_ACTIVE};
 use castella_eval::PHASE_MAX;
 use castella_movegen::{Color, Position};
 use rand::rngs::StdRng;
@@ -77,15 +77,22 @@ fn phase_share(pos: &Position) -> f32 {
 }
 
 impl Sample {
-    /// The sample of `s`, from a game that ended in `outcome`; `None` for a
-    /// position with more pieces than inputs allow.
-    pub fn new(s: &Scored, outcome: Outcome, target: Target) -> Option<Sample> {
-        Sample::at(&s.pos, s.score as i32, outcome, target)
+    /// The sample of `s`, from a game that ended in `outcome`, on the
+    /// network's `inputs`; `None` for a position with more pieces than
+    /// inputs allow.
+    pub fn new(s: &Scored, outcome: Outcome, target: Target, inputs: &Inputs) -> Option<Sample> {
+        Sample::at(&s.pos, s.score as i32, outcome, target, inputs)
     }
 
     /// The sample of `pos`, whose search score was `score` (unused with a
     /// teacher), from a game that ended in `outcome`.
-    fn at(pos: &Position, score: i32, outcome: Outcome, target: Target) -> Option<Sample> {
+    fn at(
+        pos: &Position,
+        score: i32,
+        outcome: Outcome,
+        target: Target,
+        inputs: &Inputs,
+    ) -> Option<Sample> {
         let black = pos.side_to_move() == Color::Black;
         let result = outcome.score_for(pos.side_to_move());
         let score = if target.teacher {
@@ -101,7 +108,7 @@ impl Sample {
         };
         let mut n = 0;
         let mut fits = true;
-        for_each_feature(pos, |w, b| {
+        for_each_feature(pos, inputs, |w, b| {
             if n == MAX_ACTIVE {
                 fits = false;
                 return;
@@ -121,11 +128,13 @@ impl Sample {
 /// multiple of `hold_out_every`), so that no position of a validation game
 /// is trained on. With a teacher (`target.teacher`), each training
 /// position also brings up to `children` positions one random legal move
-/// later (not in check), which only the teacher can label.
+/// later (not in check), which only the teacher can label. Samples list
+/// the network's `inputs`.
 pub fn load(
     files: &[String],
     filter: &Filter,
     target: Target,
+    inputs: &Inputs,
     hold_out_every: u32,
     children: u32,
 ) -> Result<(Vec<Sample>, Vec<Sample>), String> {
@@ -158,9 +167,9 @@ pub fn load(
                 // The reader replayed every game already: it cannot fail.
                 let _ = g.for_each_position(|s| {
                     if filter.accepts(&s) {
-                        v.extend(Sample::new(&s, g.outcome, target));
+                        v.extend(Sample::new(&s, g.outcome, target, inputs));
                         for child in random_children(&s, g.index, children) {
-                            v.extend(Sample::at(&child, 0, g.outcome, target));
+                            v.extend(Sample::at(&child, 0, g.outcome, target, inputs));
                         }
                     }
                 });

@@ -1,29 +1,140 @@
 //! The network's inputs: one per colour, piece and square, seen from
 //! each side, and the inputs a move changes.
+//!
+//! A network may also key its inputs on where each view's own king
+//! stands ([`Inputs`]): the board is mirrored left to right whenever that
+//! king is on files e–h (so it is always on a–d), and the king's square
+//! picks one of several sets of 768 inputs (king buckets). A king move
+//! that changes either for a view changes every input of that view, so
+//! the view is computed again from scratch.
 
 use castella_movegen::{Bitboard, Color, Piece, Position, Square};
 
-/// Inputs per view: two colours × six pieces × 64 squares.
+/// Inputs per view (and per king bucket): two colours × six pieces × 64
+/// squares.
 pub const INPUTS: usize = 768;
 /// The most active inputs a legal position can have (one per piece).
 pub const MAX_ACTIVE: usize = 32;
+/// The most king buckets a network may have.
+pub const MAX_KING_BUCKETS: usize = 16;
+/// King squares a bucket map names: files a–d of each rank, seen from
+/// the king's own side (rank 1 is its home rank), rank by rank.
+pub const KING_SQUARES: usize = 32;
 
-/// The input for `piece` of `color` on `sq`, seen from `view`'s side: the
-/// viewer's own pieces come first and its home rank is always rank 1.
+/// How each view's own king chooses that view's inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inputs {
+    /// Whether the board is mirrored to bring the view's king to files
+    /// a–d, with `bucket` choosing among `buckets` sets of inputs.
+    keyed: bool,
+    /// The bucket of each king square (from its own side, after the
+    /// mirroring), all 64 of them.
+    bucket: [u8; 64],
+    buckets: u8,
+}
+
+/// Where one view's inputs start and how its squares are mirrored: what
+/// its king's square decides.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ViewKey {
+    base: u16,
+    flip: u8,
+}
+
+impl Inputs {
+    /// 768 inputs per view, whatever the kings do.
+    pub const PLAIN: Inputs = Inputs {
+        keyed: false,
+        bucket: [0; 64],
+        buckets: 1,
+    };
+
+    /// Mirrored inputs with king buckets: `map` gives the bucket of each
+    /// of the [`KING_SQUARES`] (files a–d, rank 1 first); buckets count
+    /// from 0 and every one up to the largest must be used.
+    pub fn king_buckets(map: &[u8; KING_SQUARES]) -> Result<Inputs, String> {
+        let buckets = map.iter().max().map_or(0, |&m| m as usize + 1);
+        if buckets > MAX_KING_BUCKETS {
+            return Err(format!(
+                "the network has {buckets} king buckets; this build reads up to {MAX_KING_BUCKETS}"
+            ));
+        }
+        if (0..buckets).any(|b| !map.contains(&(b as u8))) {
+            return Err("the king bucket map leaves a bucket unused".into());
+        }
+        let mut bucket = [0; 64];
+        for (sq, b) in bucket.iter_mut().enumerate() {
+            let (rank, file) = (sq / 8, sq % 8);
+            *b = map[rank * 4 + file.min(7 - file)];
+        }
+        Ok(Inputs {
+            keyed: true,
+            bucket,
+            buckets: buckets as u8,
+        })
+    }
+
+    /// Whether the view's king chooses the inputs (mirroring and buckets).
+    pub fn keyed(&self) -> bool {
+        self.keyed
+    }
+
+    /// The number of king buckets (1 for plain inputs).
+    pub fn buckets(&self) -> usize {
+        self.buckets as usize
+    }
+
+    /// The bucket map over [`KING_SQUARES`], as a file stores it.
+    pub fn map(&self) -> [u8; KING_SQUARES] {
+        std::array::from_fn(|i| self.bucket[(i / 4) * 8 + i % 4])
+    }
+
+    /// Input rows in all: 768 per king bucket.
+    pub fn rows(&self) -> usize {
+        INPUTS * self.buckets as usize
+    }
+
+    /// What `view`'s king decides in `pos`.
+    #[inline(always)]
+    pub fn key(&self, pos: &Position, view: Color) -> ViewKey {
+        if !self.keyed {
+            return ViewKey::default();
+        }
+        let king = pos.king(view).relative(view);
+        ViewKey {
+            base: self.bucket[king.index()] as u16 * INPUTS as u16,
+            flip: if king.index() % 8 >= 4 { 7 } else { 0 },
+        }
+    }
+
+    /// Both views' keys, White's first.
+    #[inline(always)]
+    pub fn keys(&self, pos: &Position) -> [ViewKey; 2] {
+        [self.key(pos, Color::White), self.key(pos, Color::Black)]
+    }
+}
+
+/// The input for `piece` of `color` on `sq`, seen from `view`'s side
+/// whose king decided `key`: the viewer's own pieces come first and its
+/// home rank is always rank 1.
 #[inline(always)]
-pub fn feature(view: Color, color: Color, piece: Piece, sq: Square) -> usize {
+pub fn feature(view: Color, key: ViewKey, color: Color, piece: Piece, sq: Square) -> usize {
     let side = (color != view) as usize;
-    side * 384 + piece.index() * 64 + sq.relative(view).index()
+    key.base as usize
+        + side * 384
+        + piece.index() * 64
+        + (sq.relative(view).index() ^ key.flip as usize)
 }
 
 /// Calls `f` with the inputs of every piece on the board, from White's and
 /// from Black's view.
 #[inline(always)]
-pub fn for_each_feature(pos: &Position, mut f: impl FnMut(usize, usize)) {
+pub fn for_each_feature(pos: &Position, inputs: &Inputs, mut f: impl FnMut(usize, usize)) {
+    let keys = inputs.keys(pos);
     for color in Color::ALL {
         for piece in Piece::ALL {
             for sq in pos.colored(color, piece) {
-                let (white, black) = pair(color, piece, sq);
+                let (white, black) = pair(keys, color, piece, sq);
                 f(white as usize, black as usize);
             }
         }
@@ -33,13 +144,14 @@ pub fn for_each_feature(pos: &Position, mut f: impl FnMut(usize, usize)) {
 /// The inputs that change between a position and its child: at most four
 /// pieces leave a square (castling: king and rook; a capturing promotion:
 /// pawn and victim) and at most two arrive. Each input is given from both
-/// views.
+/// views; a view whose king changed its key needs a refresh instead.
 #[derive(Clone, Copy, Default)]
 pub struct Delta {
     pub(super) removed: [(u16, u16); 4],
     pub(super) added: [(u16, u16); 4],
     pub(super) removed_len: u8,
     pub(super) added_len: u8,
+    refresh: [bool; 2],
 }
 
 impl Delta {
@@ -48,7 +160,26 @@ impl Delta {
     /// special cases. Positions more than a move apart give a partial
     /// delta; the search only asks for parents and children.
     #[inline]
-    pub fn between(parent: &Position, child: &Position) -> Delta {
+    pub fn between(parent: &Position, child: &Position, inputs: &Inputs) -> Delta {
+        // Plain inputs get code of their own, with the keys' arithmetic
+        // folded away: this runs at every node.
+        if inputs.keyed {
+            Delta::compare::<true>(parent, child, inputs)
+        } else {
+            Delta::compare::<false>(parent, child, inputs)
+        }
+    }
+
+    #[inline(always)]
+    fn compare<const KEYED: bool>(parent: &Position, child: &Position, inputs: &Inputs) -> Delta {
+        let mut d = Delta::default();
+        let keys = if KEYED {
+            let (before, keys) = (inputs.keys(parent), inputs.keys(child));
+            d.refresh = [before[0] != keys[0], before[1] != keys[1]];
+            keys
+        } else {
+            [ViewKey::default(); 2]
+        };
         // A square whose piece changed shows in a colour set (a capture,
         // a move) or in a piece set (castling in Chess960 can swap king
         // and rook between two squares that stay White's or Black's).
@@ -59,31 +190,91 @@ impl Delta {
         for piece in Piece::ALL {
             touched |= parent.pieces(piece) ^ child.pieces(piece);
         }
-        let mut d = Delta::default();
         for sq in touched {
             if let (Some(color), Some(piece)) = (parent.color_on(sq), parent.piece_on(sq)) {
                 if (d.removed_len as usize) < d.removed.len() {
-                    d.removed[d.removed_len as usize] = pair(color, piece, sq);
+                    d.removed[d.removed_len as usize] = pair(keys, color, piece, sq);
                     d.removed_len += 1;
                 }
             }
             if let (Some(color), Some(piece)) = (child.color_on(sq), child.piece_on(sq)) {
                 if (d.added_len as usize) < d.added.len() {
-                    d.added[d.added_len as usize] = pair(color, piece, sq);
+                    d.added[d.added_len as usize] = pair(keys, color, piece, sq);
                     d.added_len += 1;
                 }
             }
         }
         d
     }
+
+    /// Whether the child's view (0 White, 1 Black) must be computed from
+    /// scratch: its king changed bucket or side of the board.
+    #[inline(always)]
+    pub fn needs_refresh(&self, view: usize) -> bool {
+        self.refresh[view]
+    }
 }
 
 /// The input of `piece` of `color` on `sq` from White's view and from
-/// Black's.
+/// Black's, whose kings decided `keys`.
 #[inline(always)]
-pub(super) fn pair(color: Color, piece: Piece, sq: Square) -> (u16, u16) {
+pub(super) fn pair(keys: [ViewKey; 2], color: Color, piece: Piece, sq: Square) -> (u16, u16) {
     (
-        feature(Color::White, color, piece, sq) as u16,
-        feature(Color::Black, color, piece, sq) as u16,
+        feature(Color::White, keys[0], color, piece, sq) as u16,
+        feature(Color::Black, keys[1], color, piece, sq) as u16,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_bucket_maps_are_checked_and_mirrored() {
+        let mut map = [0u8; KING_SQUARES];
+        map[1] = 1; // b1 (and g1)
+        map[4..].fill(2); // rank 2 and up
+        let inputs = Inputs::king_buckets(&map).unwrap();
+        assert_eq!((inputs.buckets(), inputs.rows()), (3, 3 * INPUTS));
+        assert_eq!(inputs.map(), map);
+        // Kings on b1 and g1 share a bucket and their boards mirror.
+        let b1 = Position::from_fen("4k3/8/8/8/8/8/8/1K6 w - - 0 1").unwrap();
+        let g1 = Position::from_fen("4k3/8/8/8/8/8/8/6K1 w - - 0 1").unwrap();
+        let (kb, kg) = (inputs.key(&b1, Color::White), inputs.key(&g1, Color::White));
+        assert_eq!((kb.base, kb.flip), (INPUTS as u16, 0));
+        assert_eq!((kg.base, kg.flip), (INPUTS as u16, 7));
+        // Black's king on e8 is on its own rank 1, file e: mirrored to d.
+        let kb = inputs.key(&b1, Color::Black);
+        assert_eq!((kb.base, kb.flip), (0, 7));
+        let skip = [0u8, 0, 2, 2].repeat(8).try_into().unwrap();
+        assert!(Inputs::king_buckets(&skip).unwrap_err().contains("unused"));
+        let many: [u8; KING_SQUARES] = std::array::from_fn(|i| i as u8);
+        assert!(Inputs::king_buckets(&many)
+            .unwrap_err()
+            .contains("king buckets"));
+    }
+
+    /// A king move that keeps its bucket and side updates the view; one
+    /// that crosses between files d and e needs a refresh of its view
+    /// alone.
+    #[test]
+    fn deltas_ask_for_a_refresh_when_a_key_changes() {
+        let inputs = Inputs::king_buckets(&[0; KING_SQUARES]).unwrap();
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/2K5 w - - 0 1").unwrap();
+        let d = Delta::between(
+            &pos,
+            &pos.play(pos.parse_uci_move("c1d1").unwrap()),
+            &inputs,
+        );
+        assert!(!d.needs_refresh(0) && !d.needs_refresh(1));
+        let plain = Delta::between(&pos, &pos, &Inputs::PLAIN);
+        assert!(!plain.needs_refresh(0));
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/3K4 w - - 0 1").unwrap();
+        let d = Delta::between(
+            &pos,
+            &pos.play(pos.parse_uci_move("d1e1").unwrap()),
+            &inputs,
+        );
+        assert!(d.needs_refresh(0) && !d.needs_refresh(1));
+    }
 }

@@ -2,14 +2,19 @@
 //! a `u32`, flags as a `u32` (bit 0: a correction to the hand-written
 //! evaluation of builds before network 2, refused now; bit 1: SCReLU; bit
 //! 2: output buckets; bit 3: output weights in units of 1/[`QB_FINE`]
-//! instead of 1/[`QB`]), the number of output buckets as a `u32` when bit
-//! 2 is set (one otherwise), then the hidden weights (`i16`,
-//! input-major), the hidden biases (`i16`), each bucket's output weights
+//! instead of 1/[`QB`]; bit 4: king buckets), the number of output
+//! buckets as a `u32` when bit 2 is set (one otherwise), the king bucket
+//! map when bit 4 is set (32 bytes, see [`Inputs::king_buckets`]), then
+//! the hidden weights (`i16`, input-major, 768 rows per king bucket), the
+//! hidden biases (`i16`), each bucket's output weights
 //! (`i16`, side to move's half first) and each bucket's output bias
 //! (`i32`, in units of 1/(QA·QB), or 1/(QA·QB_FINE) with bit 3).
 
 use super::simd::{Kernels, MAX_SQUARED_WEIGHT};
-use super::{is_valid_hidden, Network, HIDDEN_STEP, INPUTS, MAX_BUCKETS, MAX_HIDDEN, QB, QB_FINE};
+use super::{
+    is_valid_hidden, Inputs, Network, HIDDEN_STEP, INPUTS, KING_SQUARES, MAX_BUCKETS, MAX_HIDDEN,
+    QB, QB_FINE,
+};
 
 const MAGIC: &[u8; 4] = b"CSNN";
 
@@ -23,6 +28,9 @@ pub const SCRELU: u32 = 2;
 pub const BUCKETS: u32 = 4;
 /// Flag bit: the output weights are stored in units of 1/[`QB_FINE`].
 pub const FINE_OUTPUT: u32 = 8;
+/// Flag bit: each view's inputs are mirrored and bucketed by its own
+/// king's square (the map follows the output bucket count).
+pub const KING_BUCKETS: u32 = 16;
 
 /// Reads little-endian values off the front of a byte slice.
 struct Reader<'a>(&'a [u8]);
@@ -60,7 +68,7 @@ impl Network {
             ));
         }
         let flags = u32::from_le_bytes(r.take()?);
-        if flags & !(RESIDUAL | SCRELU | BUCKETS | FINE_OUTPUT) != 0 {
+        if flags & !(RESIDUAL | SCRELU | BUCKETS | FINE_OUTPUT | KING_BUCKETS) != 0 {
             return Err(format!("unknown network flags {flags:#x}"));
         }
         if flags & RESIDUAL != 0 {
@@ -80,13 +88,15 @@ impl Network {
                 "the network has {buckets} output buckets; this build reads 1 to {MAX_BUCKETS}"
             ));
         }
+        let inputs = if flags & KING_BUCKETS != 0 {
+            Inputs::king_buckets(&r.take::<KING_SQUARES>()?)?
+        } else {
+            Inputs::PLAIN
+        };
         let mut net = Network {
             hidden,
-            // Through a Vec: 384 KB is too much for a thread's stack.
-            hidden_weights: vec![[0; MAX_HIDDEN]; INPUTS]
-                .into_boxed_slice()
-                .try_into()
-                .expect("INPUTS rows"),
+            inputs,
+            hidden_weights: vec![[0; MAX_HIDDEN]; inputs.rows()].into_boxed_slice(),
             hidden_bias: [0; MAX_HIDDEN],
             output_weights: [[[0; MAX_HIDDEN]; 2]; MAX_BUCKETS],
             output_bias: [0; MAX_BUCKETS],
@@ -125,4 +135,34 @@ impl Network {
         }
         Ok(net)
     }
+}
+
+/// The plain network `file` turned into one with mirrored inputs and
+/// `map`'s king buckets, bucket `b`'s input weights the plain ones plus
+/// `b · step` (a non-zero step makes the buckets differ). For tests here
+/// and in the crates that search with the network.
+#[doc(hidden)]
+pub fn king_bucketed(file: &[u8], map: &[u8; KING_SQUARES], step: i16) -> Result<Vec<u8>, String> {
+    let plain = Network::from_bytes(file)?;
+    let inputs = Inputs::king_buckets(map)?;
+    if plain.inputs.keyed() {
+        return Err("the network has king buckets already".into());
+    }
+    let header = if u32::from_le_bytes(file[8..12].try_into().expect("4 bytes")) & BUCKETS != 0 {
+        16
+    } else {
+        12
+    };
+    let weights = header + 2 * INPUTS * plain.hidden;
+    let mut out = file[..header].to_vec();
+    out[8] |= KING_BUCKETS as u8;
+    out.extend_from_slice(map);
+    for b in 0..inputs.buckets() as i16 {
+        for w in file[header..weights].chunks_exact(2) {
+            let w = i16::from_le_bytes([w[0], w[1]]).saturating_add(b * step);
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    out.extend_from_slice(&file[weights..]);
+    Ok(out)
 }

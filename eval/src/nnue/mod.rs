@@ -9,7 +9,8 @@
 //! neuron may come in material buckets: one per range of piece counts, so
 //! that the middlegame and the endgame read the hidden layer differently.
 //! Chess960 needs no special inputs: where the pieces stand is all the
-//! network sees.
+//! network sees. A file may key each view's inputs on its own king's
+//! square (mirroring and king buckets, see [`Inputs`]).
 //!
 //! Weights are trained in floating point by `bench`'s `nnue-train` and
 //! stored quantised: the hidden layer in units of 1/[`QA`], the output
@@ -19,8 +20,11 @@ mod features;
 pub mod file;
 pub mod simd;
 
-pub use features::{feature, for_each_feature, Delta, INPUTS, MAX_ACTIVE};
-pub use file::{BUCKETS, FINE_OUTPUT, RESIDUAL, SCRELU};
+pub use features::{
+    feature, for_each_feature, Delta, Inputs, ViewKey, INPUTS, KING_SQUARES, MAX_ACTIVE,
+    MAX_KING_BUCKETS,
+};
+pub use file::{BUCKETS, FINE_OUTPUT, KING_BUCKETS, RESIDUAL, SCRELU};
 
 use castella_movegen::{Color, Position, Square};
 use features::pair;
@@ -75,7 +79,9 @@ impl Default for Accumulator {
 /// [`MAX_HIDDEN`] neurons; the first `hidden` are the network's.
 pub struct Network {
     hidden: usize,
-    hidden_weights: Box<[Row; INPUTS]>,
+    inputs: Inputs,
+    /// One row per input: `inputs.rows()` of them.
+    hidden_weights: Box<[Row]>,
     hidden_bias: Row,
     output_weights: [[Row; 2]; MAX_BUCKETS],
     output_bias: [i32; MAX_BUCKETS],
@@ -101,8 +107,13 @@ impl Network {
             1 => "1".to_string(),
             n => format!("1 x {n} buckets"),
         };
+        let inputs = match (self.inputs.keyed(), self.inputs.buckets()) {
+            (false, _) => "768".to_string(),
+            (true, 1) => "768 mirrored".to_string(),
+            (true, n) => format!("768 x {n} king buckets, mirrored"),
+        };
         format!(
-            "(768 -> {}) x 2 -> {output}, {}, output weights in 1/{}",
+            "({inputs} -> {}) x 2 -> {output}, {}, output weights in 1/{}",
             self.hidden,
             if self.squared { "SCReLU" } else { "CReLU" },
             self.qb,
@@ -112,6 +123,12 @@ impl Network {
     /// Neurons in the hidden layer, per view.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// How the network's inputs are keyed on the kings: what a [`Delta`]
+    /// between two positions needs.
+    pub fn inputs(&self) -> &Inputs {
+        &self.inputs
     }
 
     /// The network's output for `pos` in centipawns from the side to
@@ -130,7 +147,7 @@ impl Network {
         let (Some(color), Some(piece)) = (pos.color_on(sq), pos.piece_on(sq)) else {
             return self.output(&acc, pos);
         };
-        let (w, b) = pair(color, piece, sq);
+        let (w, b) = pair(self.inputs.keys(pos), color, piece, sq);
         let mut out = Accumulator::default();
         for (view, feature) in [w, b].into_iter().enumerate() {
             let row = &self.hidden_weights[feature as usize];
@@ -144,9 +161,18 @@ impl Network {
     /// The hidden sums of `pos`, computed from scratch.
     #[inline]
     pub fn refresh(&self, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator::default();
+        self.refresh_views(pos, &mut acc, [true, true]);
+        acc
+    }
+
+    /// The hidden sums of `pos` from scratch, for the views (White's
+    /// first) that `views` asks for.
+    #[inline]
+    pub fn refresh_views(&self, pos: &Position, acc: &mut Accumulator, views: [bool; 2]) {
         let mut rows: [[&Row; MAX_ACTIVE]; 2] = [[&self.hidden_bias; MAX_ACTIVE]; 2];
         let mut n = 0;
-        for_each_feature(pos, |w, b| {
+        for_each_feature(pos, &self.inputs, |w, b| {
             // A legal position has at most 32 pieces; more are ignored.
             if n < MAX_ACTIVE {
                 rows[0][n] = &self.hidden_weights[w];
@@ -154,15 +180,55 @@ impl Network {
                 n += 1;
             }
         });
-        let mut acc = Accumulator::default();
-        for (view, rows) in acc.0.iter_mut().zip(&rows) {
-            self.kernels
-                .update(view, &self.hidden_bias, &[], &rows[..n], self.hidden);
+        for view in 0..2 {
+            if views[view] {
+                self.kernels.update(
+                    &mut acc.0[view],
+                    &self.hidden_bias,
+                    &[],
+                    &rows[view][..n],
+                    self.hidden,
+                );
+            }
         }
-        acc
     }
 
-    /// The hidden sums of a child position: its parent's plus `delta`.
+    /// One view's hidden sums (0 White's, 1 Black's) of a child
+    /// position: its parent's plus `delta`. A view for which
+    /// [`Delta::needs_refresh`] holds must come from
+    /// [`refresh_views`](Self::refresh_views) instead.
+    #[inline]
+    pub fn update_view(
+        &self,
+        parent: &Accumulator,
+        delta: &Delta,
+        child: &mut Accumulator,
+        view: usize,
+    ) {
+        let (nr, na) = (delta.removed_len as usize, delta.added_len as usize);
+        let rows = &self.hidden_weights;
+        let mut subs = [&self.hidden_bias; 4];
+        let mut adds = [&self.hidden_bias; 4];
+        let pick = |(w, b): (u16, u16)| if view == 0 { w } else { b } as usize;
+        for (i, &p) in delta.removed[..nr].iter().enumerate() {
+            subs[i] = &rows[pick(p)];
+        }
+        for (i, &p) in delta.added[..na].iter().enumerate() {
+            adds[i] = &rows[pick(p)];
+        }
+        self.kernels.update(
+            &mut child.0[view],
+            &parent.0[view],
+            &subs[..nr],
+            &adds[..na],
+            self.hidden,
+        );
+    }
+
+    /// The hidden sums of a child position: its parent's plus `delta`,
+    /// for both views. Where [`Delta::needs_refresh`] holds for a view
+    /// (only with king buckets), use [`update_view`](Self::update_view)
+    /// for the other and [`refresh_views`](Self::refresh_views) for it.
     #[inline]
     pub fn update(&self, parent: &Accumulator, delta: &Delta, child: &mut Accumulator) {
         let (nr, na) = (delta.removed_len as usize, delta.added_len as usize);
@@ -291,7 +357,13 @@ mod tests {
             for &mv in pos.legal_moves().iter() {
                 let child = pos.play(mv);
                 let mut a = Accumulator::default();
-                net.update(&net.refresh(&pos), &Delta::between(&pos, &child), &mut a);
+                let delta = Delta::between(&pos, &child, net.inputs());
+                let refresh = [delta.needs_refresh(0), delta.needs_refresh(1)];
+                let parent = net.refresh(&pos);
+                for (view, _) in refresh.iter().enumerate().filter(|(_, r)| !**r) {
+                    net.update_view(&parent, &delta, &mut a, view);
+                }
+                net.refresh_views(&child, &mut a, refresh);
                 assert_eq!(
                     net.output(&a, &child),
                     reference.evaluate(&child),
@@ -374,6 +446,73 @@ mod tests {
         }
     }
 
+    /// Four king buckets: the home rank's files a–b and c–d, the second
+    /// rank, the rest.
+    const FOUR_BUCKETS: [u8; KING_SQUARES] = {
+        let mut map = [3; KING_SQUARES];
+        map[0] = 0;
+        map[1] = 0;
+        map[2] = 1;
+        map[3] = 1;
+        map[4] = 2;
+        map[5] = 2;
+        map[6] = 2;
+        map[7] = 2;
+        map
+    };
+
+    fn four_bucket_network() -> Vec<u8> {
+        file::king_bucketed(crate::NETWORK_FILE, &FOUR_BUCKETS, 5).unwrap()
+    }
+
+    /// The FEN of `fen`'s position mirrored left to right (no castling
+    /// rights or en passant square).
+    fn mirrored(fen: &str) -> String {
+        let (board, rest) = fen.split_once(' ').unwrap();
+        let ranks: Vec<String> = board
+            .split('/')
+            .map(|r| r.chars().rev().collect())
+            .collect();
+        format!("{} {rest}", ranks.join("/"))
+    }
+
+    /// With king buckets, every kernel's refreshes and updates (king moves
+    /// across buckets and across the middle of the board included) agree
+    /// with the portable refresh; colours and the left-right mirror leave
+    /// the output as it is.
+    #[test]
+    fn king_bucket_networks_evaluate_alike() {
+        let file = four_bucket_network();
+        let portable = Network::from_bytes(&file)
+            .unwrap()
+            .with_kernels(Kernels::Portable);
+        assert!(portable
+            .describe()
+            .contains("768 x 4 king buckets, mirrored -> 256"));
+        for k in Kernels::available() {
+            assert_evaluates_as(
+                &Network::from_bytes(&file).unwrap().with_kernels(k),
+                &portable,
+            );
+        }
+        let plain = network();
+        let mut differ = false;
+        for fen in FENS.iter().chain(&["3k4/8/8/8/8/8/3PP3/3K4 w - - 0 1"]) {
+            let pos = Position::from_fen(fen).unwrap();
+            let eval = portable.evaluate(&pos);
+            assert_eq!(eval, portable.evaluate(&pos.flipped()), "{fen}");
+            differ |= eval != plain.evaluate(&pos);
+        }
+        assert!(differ, "the buckets' weights were not used");
+        for fen in [FENS[2], FENS[3]] {
+            let (a, b) = (
+                Position::from_fen(fen).unwrap(),
+                Position::from_fen(&mirrored(fen)).unwrap(),
+            );
+            assert_eq!(portable.evaluate(&a), portable.evaluate(&b), "{fen}");
+        }
+    }
+
     #[test]
     fn bad_files_are_refused_with_a_reason() {
         let good = crate::NETWORK_FILE;
@@ -390,7 +529,7 @@ mod tests {
         too_large[4..8].copy_from_slice(&(MAX_HIDDEN as u32 + HIDDEN_STEP as u32).to_le_bytes());
         assert!(err(&too_large).contains("hidden neurons"));
         let mut flags = good.to_vec();
-        flags[8] |= 16;
+        flags[8] |= 32;
         assert!(err(&flags).contains("flags"));
         let mut correction = good.to_vec();
         correction[8] |= RESIDUAL as u8;
@@ -406,5 +545,18 @@ mod tests {
         let first_output = header + 2 * (INPUTS * hidden + hidden);
         squared[first_output..first_output + 2].copy_from_slice(&200i16.to_le_bytes());
         assert!(err(&squared).contains("output weights"));
+        let keyed = four_bucket_network();
+        let at = 16; // the map follows the output bucket count
+        let mut gap = keyed.clone();
+        gap[at..at + KING_SQUARES]
+            .iter_mut()
+            .for_each(|b| *b = 2 * (*b / 2));
+        assert!(err(&gap).contains("unused"));
+        let mut many = keyed.clone();
+        many[at] = MAX_KING_BUCKETS as u8;
+        assert!(err(&many).contains("king buckets"));
+        assert!(err(&keyed[..keyed.len() - 1]).contains("truncated"));
+        assert!(err(&keyed[..at + 10]).contains("truncated"));
+        assert!(file::king_bucketed(&keyed, &FOUR_BUCKETS, 0).is_err());
     }
 }
