@@ -286,23 +286,24 @@ mod tests {
     #[test]
     fn advertised_lines() {
         let line = |id| TABLE.iter().find(|s| s.id == id).unwrap().uci_line();
-        assert_eq!(
-            line(Id::MoveOverhead),
-            "option name Move Overhead type spin default 10 min 0 max 5000"
-        );
-        assert_eq!(
-            line(Id::Ponder),
-            "option name Ponder type check default false"
-        );
-        assert_eq!(line(Id::ClearHash), "option name Clear Hash type button");
-        assert_eq!(
-            line(Id::EvalFile),
-            "option name EvalFile type string default <embedded>"
-        );
-        assert_eq!(
-            line(Id::SyzygyPath),
-            "option name SyzygyPath type string default <empty>"
-        );
+        for (id, expected) in [
+            (
+                Id::MoveOverhead,
+                "option name Move Overhead type spin default 10 min 0 max 5000",
+            ),
+            (Id::Ponder, "option name Ponder type check default false"),
+            (Id::ClearHash, "option name Clear Hash type button"),
+            (
+                Id::EvalFile,
+                "option name EvalFile type string default <embedded>",
+            ),
+            (
+                Id::SyzygyPath,
+                "option name SyzygyPath type string default <empty>",
+            ),
+        ] {
+            assert_eq!(line(id), expected);
+        }
         for spec in TABLE {
             if let Kind::Spin { default, min, max } = spec.kind {
                 assert!((min..=max).contains(&default), "{}", spec.name);

@@ -220,15 +220,14 @@ pub fn output_cp(p: &[f32], s: &Sample, shape: &Shape) -> f32 {
     ) * SCALE as f32
 }
 
-/// The network quantised, in the format `castella_eval::nnue` reads.
-pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
-    let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
+/// The file's header for `shape`: magic, hidden size, flags, then the
+/// output bucket count and the king bucket map where the flags say so.
+fn header(shape: &Shape) -> Vec<u8> {
     let mut flags = 0;
     if shape.activation == Activation::SCReLU {
         flags |= SCRELU;
     }
-    let buckets = shape.buckets;
-    if buckets > 1 {
+    if shape.buckets > 1 {
         flags |= BUCKETS;
     }
     if shape.fine_output {
@@ -237,18 +236,25 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
     if shape.inputs.keyed() {
         flags |= KING_BUCKETS;
     }
-    let qb = shape.qb();
-    let (w2, b2) = (shape.w2(), shape.b2());
-    let mut bytes = Vec::with_capacity(16 + 2 * shape.params() + 4 * MAX_BUCKETS);
-    bytes.extend_from_slice(b"CSNN");
+    let mut bytes = b"CSNN".to_vec();
     bytes.extend_from_slice(&(shape.hidden as u32).to_le_bytes());
     bytes.extend_from_slice(&flags.to_le_bytes());
-    if buckets > 1 {
-        bytes.extend_from_slice(&(buckets as u32).to_le_bytes());
+    if shape.buckets > 1 {
+        bytes.extend_from_slice(&(shape.buckets as u32).to_le_bytes());
     }
     if shape.inputs.keyed() {
         bytes.extend_from_slice(&shape.inputs.map());
     }
+    bytes
+}
+
+/// The network quantised, in the format `castella_eval::nnue` reads.
+pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
+    let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
+    let (buckets, qb) = (shape.buckets, shape.qb());
+    let (w2, b2) = (shape.w2(), shape.b2());
+    let mut bytes = header(shape);
+    bytes.reserve(2 * shape.params() + 4 * MAX_BUCKETS);
     for &w in &p[W1..w2] {
         bytes.extend_from_slice(&q(w, QA).to_le_bytes());
     }
@@ -267,9 +273,9 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
 pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
     // Let the engine's reader check the file first.
     castella_eval::nnue::Network::from_bytes(bytes)?;
-    let expected = quantise(&vec![0.0; shape.params()], shape);
-    let header = 12 + 4 * (shape.buckets > 1) as usize + 32 * shape.inputs.keyed() as usize;
-    if bytes.len() != expected.len() || bytes[..header] != expected[..header] {
+    let expected_len = quantise(&vec![0.0; shape.params()], shape).len();
+    let header = header(shape);
+    if bytes.len() != expected_len || !bytes.starts_with(&header) {
         return Err(
             "the network's shape (hidden size, buckets, king buckets, activation or \
              output units) differs from the options'"
@@ -277,7 +283,7 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
         );
     }
     let (w2, b2) = (shape.w2(), shape.b2());
-    let mut at = header;
+    let mut at = header.len();
     let mut next = |n: usize| {
         let v = &bytes[at..at + n];
         at += n;
