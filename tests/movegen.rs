@@ -137,6 +137,19 @@ fn board_of(pos: &Position) -> Board {
     b
 }
 
+const KNIGHT_STEPS: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
 fn on_board(f: i32, r: i32) -> Option<usize> {
     ((0..8).contains(&f) && (0..8).contains(&r)).then_some((r * 8 + f) as usize)
 }
@@ -148,61 +161,36 @@ fn attacked(b: &Board, sq: usize, by: Color) -> bool {
         s.and_then(|s| b[s])
             .is_some_and(|(c, p)| c == by && ps.contains(&p))
     };
-    let knight = [
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ];
-    let king = [
-        (1, 0),
-        (1, 1),
-        (0, 1),
-        (-1, 1),
-        (-1, 0),
-        (-1, -1),
-        (0, -1),
-        (1, -1),
-    ];
-    if knight
-        .iter()
-        .any(|(df, dr)| is(on_board(f + df, r + dr), &[Piece::Knight]))
-    {
-        return true;
-    }
-    if king
-        .iter()
-        .any(|(df, dr)| is(on_board(f + df, r + dr), &[Piece::King]))
-    {
-        return true;
-    }
+    let steps_to = |steps: &[(i32, i32)], ps: &[Piece]| {
+        steps
+            .iter()
+            .any(|(df, dr)| is(on_board(f + df, r + dr), ps))
+    };
     let pawn_dr = if by == Color::White { -1 } else { 1 };
-    if [-1, 1]
-        .iter()
-        .any(|df| is(on_board(f + df, r + pawn_dr), &[Piece::Pawn]))
+    if steps_to(&KNIGHT_STEPS, &[Piece::Knight])
+        || steps_to(&ROOK_DIRS, &[Piece::King])
+        || steps_to(&BISHOP_DIRS, &[Piece::King])
+        || steps_to(&[(-1, pawn_dr), (1, pawn_dr)], &[Piece::Pawn])
     {
         return true;
     }
-    for (i, (df, dr)) in king.iter().enumerate() {
-        let sliders: &[Piece] = if i % 2 == 0 {
-            &[Piece::Rook, Piece::Queen]
-        } else {
-            &[Piece::Bishop, Piece::Queen]
-        };
-        let (mut x, mut y) = (f + df, r + dr);
-        while let Some(s) = on_board(x, y) {
-            if b[s].is_some() {
-                if is(Some(s), sliders) {
-                    return true;
+    let rays = [
+        (&ROOK_DIRS, [Piece::Rook, Piece::Queen]),
+        (&BISHOP_DIRS, [Piece::Bishop, Piece::Queen]),
+    ];
+    for (dirs, sliders) in rays {
+        for (df, dr) in dirs {
+            let (mut x, mut y) = (f + df, r + dr);
+            while let Some(s) = on_board(x, y) {
+                if b[s].is_some() {
+                    if is(Some(s), &sliders) {
+                        return true;
+                    }
+                    break;
                 }
-                break;
+                x += df;
+                y += dr;
             }
-            x += df;
-            y += dr;
         }
     }
     false
@@ -243,30 +231,10 @@ fn brute_force(pos: &Position) -> BTreeSet<Plain> {
             after
         };
         let dirs: Vec<(i32, i32)> = match p {
-            Piece::Knight => vec![
-                (1, 2),
-                (2, 1),
-                (2, -1),
-                (1, -2),
-                (-1, -2),
-                (-2, -1),
-                (-2, 1),
-                (-1, 2),
-            ],
-            Piece::Bishop => vec![(1, 1), (1, -1), (-1, 1), (-1, -1)],
-            Piece::Rook => vec![(1, 0), (-1, 0), (0, 1), (0, -1)],
-            Piece::Queen | Piece::King => {
-                vec![
-                    (1, 0),
-                    (-1, 0),
-                    (0, 1),
-                    (0, -1),
-                    (1, 1),
-                    (1, -1),
-                    (-1, 1),
-                    (-1, -1),
-                ]
-            }
+            Piece::Knight => KNIGHT_STEPS.to_vec(),
+            Piece::Bishop => BISHOP_DIRS.to_vec(),
+            Piece::Rook => ROOK_DIRS.to_vec(),
+            Piece::Queen | Piece::King => [ROOK_DIRS, BISHOP_DIRS].concat(),
             Piece::Pawn => vec![],
         };
         let slides = matches!(p, Piece::Bishop | Piece::Rook | Piece::Queen);
