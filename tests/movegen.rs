@@ -137,6 +137,8 @@ fn board_of(pos: &Position) -> Board {
     b
 }
 
+// The steps are spelled out here rather than taken from movegen's tables,
+// so that a wrong table cannot agree with itself.
 const KNIGHT_STEPS: [(i32, i32); 8] = [
     (1, 2),
     (2, 1),
