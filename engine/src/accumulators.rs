@@ -84,7 +84,9 @@ impl Accumulators {
                 self.valid[p] = [true; 2];
             }
         } else {
-            self.sums[ply] = net.refresh(pos);
+            // In place: a returned accumulator would be zeroed and copied
+            // whole, room past the network's size included.
+            net.refresh_views(pos, &mut self.sums[ply], [true, true]);
             self.valid[ply] = [true; 2];
         }
     }

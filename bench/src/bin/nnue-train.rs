@@ -39,8 +39,8 @@
 //! at full material, none in a pawn ending. `--init CKPT` starts from a
 //! checkpoint's weights (or a `.nnue` file's), for example to fine-tune
 //! a distilled network on search scores, or the shipped one on new
-//! games. `--hidden N` is the hidden layer's size per view (128 or 256;
-//! the engine reads either).
+//! games. `--hidden N` is the hidden layer's size per view (128 to 512
+//! in steps of 128; the engine reads each).
 //! `--buckets N` splits the output neuron into N material buckets (by the
 //! number of pieces on the board). `--fine-output` stores the output
 //! weights twice as finely (units of 1/128, within ±0.99), which most of

@@ -1,7 +1,7 @@
 //! A small efficiently-updatable neural network evaluation (NNUE).
 //!
 //! Shape: 768 inputs (colour × piece × square, seen from one side) feed a
-//! hidden layer of 128 or 256 neurons (the file says which), computed
+//! hidden layer of 128 to 512 neurons (the file says how many), computed
 //! twice: once from the side to move's view and once from the other
 //! side's (the board flipped top to bottom and the colours swapped). One
 //! output neuron reads both halves, side to move first, through a clipped
@@ -28,13 +28,13 @@ pub use file::{BUCKETS, FINE_OUTPUT, KING_BUCKETS, RESIDUAL, SCRELU};
 
 use castella_movegen::{Color, Position, Square};
 use features::pair;
-use simd::{Kernels, Row, MAX_SQUARED_WEIGHT};
+use simd::{Kernels, Row};
 
 /// The hidden layer's size, per view, is a multiple of this many neurons
 /// (one block of the SIMD kernels)...
 pub const HIDDEN_STEP: usize = 128;
 /// ... and at most this many: the room every accumulator keeps.
-pub const MAX_HIDDEN: usize = 256;
+pub const MAX_HIDDEN: usize = 512;
 
 /// Whether a network may have `hidden` neurons per view: what network
 /// files and the trainer's `--hidden` are checked against.
@@ -47,7 +47,7 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// The finer quantisation of the output weights a file may choose: twice
 /// the precision, for weights within ±1 (a SCReLU network's products
-/// must fit the SIMD kernels' `i16`s, see [`MAX_SQUARED_WEIGHT`]).
+/// must fit the SIMD kernels' `i16`s, see [`simd::MAX_SQUARED_WEIGHT`]).
 pub const QB_FINE: i32 = 128;
 /// The network's output 1.0 is this many centipawns.
 pub const SCALE: i32 = 400;
@@ -92,12 +92,6 @@ pub struct Network {
     kernels: Kernels,
 }
 
-// With SCReLU every product clamp(a)² · w is at most QA² · 128 (the loader
-// refuses larger weights), and each view's dot product sums up to
-// MAX_HIDDEN of them: that sum must fit an i32 (the views add in i64).
-const _: () = assert!(
-    MAX_HIDDEN as i64 * (QA as i64 * QA as i64) * MAX_SQUARED_WEIGHT as i64 <= i32::MAX as i64
-);
 const _: () = assert!(MAX_HIDDEN.is_multiple_of(HIDDEN_STEP));
 
 impl Network {
@@ -279,7 +273,7 @@ impl Network {
         let k = self.kernels;
         let sq = self.squared;
         let n = self.hidden;
-        let mut sum = k.dot(us, &weights[0], sq, n) as i64 + k.dot(them, &weights[1], sq, n) as i64;
+        let mut sum = k.dot(us, &weights[0], sq, n) + k.dot(them, &weights[1], sq, n);
         if sq {
             // Products in units of QA² · QB, brought back to QA · QB.
             sum /= QA as i64;

@@ -7,10 +7,12 @@
 //! of [`HIDDEN_STEP`]: the network's hidden size.
 //!
 //! Every path gives bit-identical results: the accumulators wrap in `i16`
-//! and the sums wrap in `i32` on every path, and wrapping addition does not
-//! depend on order. The one product that could differ, `a · w` in `i16`
-//! before the second `a` of SCReLU, is exact because the network loader
-//! refuses output weights beyond ±[`MAX_SQUARED_WEIGHT`]. On other
+//! on every path, and wrapping addition does not depend on order. The dot
+//! product is exact: each SIMD lane's partial sum fits an `i32` (see
+//! `MAX_LANE_SUM`) and the lanes are added in `i64`, as the portable
+//! loop adds everything. The one product that could differ, `a · w` in
+//! `i16` before the second `a` of SCReLU, is exact because the network
+//! loader refuses output weights beyond ±[`MAX_SQUARED_WEIGHT`]. On other
 //! architectures (aarch64, whose NEON is always there) the portable loops
 //! are vectorised by the compiler.
 
@@ -23,6 +25,14 @@ pub type Row = [i16; MAX_HIDDEN];
 /// The largest output weight magnitude a SCReLU network may have, so that
 /// `QA · w` fits an `i16`.
 pub const MAX_SQUARED_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
+
+/// The largest partial sum one `i32` lane of the dot product can reach:
+/// the AVX2 kernel's lanes take the most terms, two products per 16
+/// neurons, each at most QA · 2¹⁵ in magnitude (CReLU; SCReLU's QA² ·
+/// [`MAX_SQUARED_WEIGHT`] is smaller, as the second assertion says).
+const MAX_LANE_SUM: i64 = (MAX_HIDDEN / 16 * 2) as i64 * QA as i64 * 32768;
+const _: () = assert!(MAX_LANE_SUM <= i32::MAX as i64);
+const _: () = assert!(QA * MAX_SQUARED_WEIGHT as i32 <= i16::MAX as i32);
 
 // A block is a whole number of tiles: 8 AVX2 vectors or 4 AVX-512 ones.
 const _: () = assert!(HIDDEN_STEP == 128);
@@ -92,7 +102,7 @@ impl Kernels {
     /// `Σ act(a) · w` over the first `n` lanes, where `act` clamps to
     /// 0..=QA and, when `squared`, squares (in units of QA²).
     #[inline]
-    pub fn dot(self, acc: &Row, weights: &Row, squared: bool, n: usize) -> i32 {
+    pub fn dot(self, acc: &Row, weights: &Row, squared: bool, n: usize) -> i64 {
         debug_assert!(n.is_multiple_of(HIDDEN_STEP));
         let n = n.min(MAX_HIDDEN);
         match self {
@@ -126,16 +136,16 @@ mod portable {
     }
 
     #[inline(always)]
-    pub fn dot(acc: &Row, weights: &Row, squared: bool, n: usize) -> i32 {
+    pub fn dot(acc: &Row, weights: &Row, squared: bool, n: usize) -> i64 {
         let clamped = |a: i16| (a as i32).clamp(0, QA);
         let pairs = acc[..n].iter().zip(&weights[..n]);
         if squared {
-            pairs.fold(0i32, |s, (&a, &w)| {
+            pairs.fold(0i64, |s, (&a, &w)| {
                 let a = clamped(a);
-                s.wrapping_add(a * a * w as i32)
+                s + (a * a * w as i32) as i64
             })
         } else {
-            pairs.fold(0i32, |s, (&a, &w)| s.wrapping_add(clamped(a) * w as i32))
+            pairs.fold(0i64, |s, (&a, &w)| s + (clamped(a) * w as i32) as i64)
         }
     }
 }
@@ -182,7 +192,7 @@ mod avx2 {
     /// # Safety
     /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn dot(acc: &Row, weights: &Row, squared: bool, n: usize) -> i32 {
+    pub unsafe fn dot(acc: &Row, weights: &Row, squared: bool, n: usize) -> i64 {
         // SAFETY: as in `update`.
         unsafe {
             let zero = _mm256_setzero_si256();
@@ -200,13 +210,16 @@ mod avx2 {
                 };
                 sum = _mm256_add_epi32(sum, products);
             }
-            let half = _mm_add_epi32(
-                _mm256_castsi256_si128(sum),
-                _mm256_extracti128_si256(sum, 1),
+            // Each lane is within MAX_LANE_SUM; their total may not be.
+            let wide = _mm256_add_epi64(
+                _mm256_cvtepi32_epi64(_mm256_castsi256_si128(sum)),
+                _mm256_cvtepi32_epi64(_mm256_extracti128_si256(sum, 1)),
             );
-            let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
-            let eighth = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
-            _mm_cvtsi128_si32(eighth)
+            let half = _mm_add_epi64(
+                _mm256_castsi256_si128(wide),
+                _mm256_extracti128_si256(wide, 1),
+            );
+            _mm_cvtsi128_si64(half) + _mm_extract_epi64(half, 1)
         }
     }
 }
@@ -253,7 +266,7 @@ mod avx512 {
     /// # Safety
     /// The CPU must have AVX-512 F and BW.
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub unsafe fn dot(acc: &Row, weights: &Row, squared: bool, n: usize) -> i32 {
+    pub unsafe fn dot(acc: &Row, weights: &Row, squared: bool, n: usize) -> i64 {
         // SAFETY: as in `update`.
         unsafe {
             let zero = _mm512_setzero_si512();
@@ -270,7 +283,11 @@ mod avx512 {
                 };
                 sum = _mm512_add_epi32(sum, products);
             }
-            _mm512_reduce_add_epi32(sum)
+            // Each lane is within MAX_LANE_SUM; their total may not be.
+            _mm512_reduce_add_epi64(_mm512_add_epi64(
+                _mm512_cvtepi32_epi64(_mm512_castsi512_si256(sum)),
+                _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(sum, 1)),
+            ))
         }
     }
 }
@@ -320,6 +337,35 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// At the bounds (every neuron saturated, every weight at the largest
+    /// the loader accepts) each kernel's dot product is exact, though the
+    /// largest network's totals pass `i32::MAX`.
+    #[test]
+    fn dot_products_are_exact_at_the_bounds() {
+        let acc = [QA as i16; MAX_HIDDEN];
+        let n = MAX_HIDDEN as i64;
+        for (squared, w) in [
+            (false, i16::MAX),
+            (false, i16::MIN),
+            (true, MAX_SQUARED_WEIGHT),
+        ] {
+            let weights = [w; MAX_HIDDEN];
+            let per_neuron = if squared { (QA * QA) as i64 } else { QA as i64 };
+            let exact = n * per_neuron * w as i64;
+            if squared {
+                // The bound this test is about: the total passes i32.
+                assert!(exact > i32::MAX as i64);
+            }
+            for k in Kernels::available() {
+                assert_eq!(
+                    k.dot(&acc, &weights, squared, MAX_HIDDEN),
+                    exact,
+                    "{k:?}, {w}"
+                );
             }
         }
     }
