@@ -27,10 +27,10 @@ pub type Row = [i16; MAX_HIDDEN];
 pub const MAX_SQUARED_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
 
 /// The largest partial sum one `i32` lane of the dot product can reach:
-/// the AVX2 kernel's lanes take the most terms, two products per 16
-/// neurons, each at most QA · 2¹⁵ in magnitude (CReLU; SCReLU's QA² ·
+/// the AVX2 kernel's eight lanes take the most terms, `MAX_HIDDEN / 8`
+/// each, every product at most QA · |`i16::MIN`| (CReLU; SCReLU's QA² ·
 /// [`MAX_SQUARED_WEIGHT`] is smaller, as the second assertion says).
-const MAX_LANE_SUM: i64 = (MAX_HIDDEN / 16 * 2) as i64 * QA as i64 * 32768;
+const MAX_LANE_SUM: i64 = (MAX_HIDDEN / 8) as i64 * QA as i64 * -(i16::MIN as i64);
 const _: () = assert!(MAX_LANE_SUM <= i32::MAX as i64);
 const _: () = assert!(QA * MAX_SQUARED_WEIGHT as i32 <= i16::MAX as i32);
 
