@@ -143,7 +143,7 @@ params! {
     /// Time: without `movestogo` the clock and the increments to come are
     /// shared over `tm_horizon` moves; move 1 gets `tm_ramp_start` percent
     /// of a share, growing to a full one over `tm_ramp_moves` moves.
-    tm_horizon = 30, 15..=50, 2;
+    tm_horizon = 40, 15..=50, 2;
     tm_ramp_start = 40, 10..=100, 5;
     tm_ramp_moves = 12, 1..=30, 2;
     /// The soft limit scales by `(tm_unstable − tm_stable_step ·
