@@ -28,16 +28,19 @@ HEADER = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
 
 
 def games(path):
-    """Yields each game's headers as a dict, from the header lines alone."""
-    tags = {}
+    """Yields each game's headers as a dict; a header line after a game's
+    moves begins the next game."""
+    tags, in_moves = {}, False
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             m = HEADER.match(line)
             if m:
-                if m.group(1) == "Event" and tags:
+                if in_moves:
                     yield tags
-                    tags = {}
+                    tags, in_moves = {}, False
                 tags[m.group(1)] = m.group(2)
+            elif line.strip() and tags:
+                in_moves = True
     if tags:
         yield tags
 
