@@ -77,3 +77,109 @@ fn match_sum_pairs_games_within_each_file() {
     assert!(text.contains("Elo +58.5 ± "), "{text}");
     assert!(text.contains("LLR "), "{text}");
 }
+
+/// A stand-in for `match.py`: writes each side's options to the file
+/// `$SIDES`, then one game pair that the side `$WINNER` wins.
+const FAKE_MATCH: &str = r#"
+import os, sys
+args = sys.argv[1:]
+pgn = args[args.index("--pgn") + 1]
+sides, side = {}, None
+for a in args:
+    if a.startswith("name="):
+        side = a[5:]
+        sides[side] = []
+    elif a.startswith("option.") and side:
+        sides[side].append(a[7:])
+    elif a.startswith("--") and a != "--engine":
+        side = None
+with open(os.environ["SIDES"], "w") as f:
+    for name, opts in sides.items():
+        f.write(name + " " + " ".join(opts) + "\n")
+w = os.environ["WINNER"]
+with open(pgn, "w") as f:
+    for i, (white, black) in enumerate([("plus", "minus"), ("minus", "plus")]):
+        result = "1-0" if white == w else "0-1"
+        f.write(f'[Round "{i + 1}"]\n[White "{white}"]\n[Black "{black}"]\n'
+                f'[Result "{result}"]\n\n1. e4 {result}\n\n')
+"#;
+
+/// `spsa.py` moves every parameter towards the side that won, by OpenBench's
+/// step: with one iteration, c_end 4 and r_end 0.5, a pair won 2-0 moves
+/// each parameter by 0.5 · 4 · 2 = 4, all the way to the winner's value.
+/// The values it played appear as `option.NAME=VALUE` for both sides, the
+/// state file records the iteration, and `--only` leaves the rest alone.
+#[test]
+fn spsa_moves_parameters_towards_the_winner() {
+    if !python3() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("castella-spsa-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("match.py"), FAKE_MATCH).unwrap();
+    std::fs::write(
+        dir.join("params.txt"),
+        "alpha, int, 50, 0, 100, 4, 0.5\nbeta, int, 20, 0, 40, 4, 0.5\n\
+         gamma, int, 7, 0, 9, 1, 0.002\n",
+    )
+    .unwrap();
+    let tool = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/tools/spsa.py");
+    let params = |sides: &str, who: &str| -> Vec<String> {
+        let line = sides
+            .lines()
+            .find(|l| l.starts_with(&format!("{who} ")))
+            .unwrap_or_else(|| panic!("no {who} in {sides}"));
+        line.split(' ').skip(1).map(str::to_string).collect()
+    };
+    for (winner, loser) in [("plus", "minus"), ("minus", "plus")] {
+        let state = dir.join(format!("{winner}.json"));
+        let out = Command::new("python3")
+            .arg(tool)
+            .args([
+                "--engine",
+                "unused",
+                "--only",
+                "alpha,beta",
+                "--iterations",
+                "1",
+            ])
+            .args(["--pairs", "1", "--seed", "3"])
+            .arg("--match")
+            .arg(dir.join("match.py"))
+            .arg("--params")
+            .arg(dir.join("params.txt"))
+            .arg("--state")
+            .arg(&state)
+            .env("WINNER", winner)
+            .env("SIDES", dir.join("sides.txt"))
+            .output()
+            .expect("python3 runs");
+        assert!(out.status.success(), "{out:?}");
+        let sides = std::fs::read_to_string(dir.join("sides.txt")).unwrap();
+        let won = params(&sides, winner);
+        let lost = params(&sides, loser);
+        assert_eq!(won.len(), 2, "{sides}");
+        let state = std::fs::read_to_string(&state).unwrap();
+        assert!(state.contains("\"iteration\": 1"), "{state}");
+        for (w, l) in won.iter().zip(&lost) {
+            let (name, value) = w.split_once('=').unwrap();
+            let other: i32 = l.split_once('=').unwrap().1.parse().unwrap();
+            let value: i32 = value.parse().unwrap();
+            assert_eq!((value - other).abs(), 8, "perturbed by ±4: {sides}");
+            assert!(
+                state.contains(&format!("\"{name}\": {value}.0")),
+                "{name} moved to the winner's {value}: {state}"
+            );
+        }
+        let text = String::from_utf8_lossy(&out.stdout);
+        // The result is the plus side's.
+        let result = if winner == "plus" {
+            "+2 =0 -0"
+        } else {
+            "+0 =0 -2"
+        };
+        assert!(text.contains(&format!("iteration 1/1: {result}")), "{text}");
+        assert!(!text.contains("gamma"), "--only: {text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
