@@ -108,7 +108,8 @@ def play(args, plus, minus, seed, match_sum):
         run = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                              text=True)
         if run.returncode != 0 or not os.path.exists(pgn):
-            raise RuntimeError(f"match.py failed ({run.returncode}): {run.stderr[-2000:]}")
+            tail = run.stderr.strip()[-2000:]
+            raise RuntimeError(f"match.py failed ({run.returncode}): {tail}")
         wins = draws = losses = 0
         for tags in match_sum.games(pgn):
             result = tags.get("Result")
@@ -152,8 +153,11 @@ def main():
         with open(args.params, encoding="utf-8") as f:
             text = f.read()
     else:
-        text = subprocess.run([args.engine, "spsa"], capture_output=True, text=True,
-                              check=True).stdout
+        try:
+            text = subprocess.run([args.engine, "spsa"], capture_output=True, text=True,
+                                  check=True).stdout
+        except (OSError, subprocess.CalledProcessError) as e:
+            sys.exit(f"spsa.py: `{args.engine} spsa` failed: {e}")
     try:
         specs = parse_specs(text)
     except ValueError as e:
@@ -167,8 +171,12 @@ def main():
 
     state = dict(iteration=0, theta={s["name"]: float(s["default"]) for s in specs})
     if os.path.exists(args.state):
-        with open(args.state, encoding="utf-8") as f:
-            saved = json.load(f)
+        try:
+            with open(args.state, encoding="utf-8") as f:
+                saved = json.load(f)
+            int(saved["iteration"]), dict(saved["theta"])
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            sys.exit(f"spsa.py: {args.state} is not a state this tool wrote: {e}")
         state["iteration"] = saved["iteration"]
         state["theta"].update({k: v for k, v in saved["theta"].items()
                                if k in state["theta"]})
@@ -189,7 +197,10 @@ def main():
             plus[s["name"]] = clamp(s, round(theta + c_k * delta))
             minus[s["name"]] = clamp(s, round(theta - c_k * delta))
             steps.append((s, c_k, r_k, delta))
-        w, d, l = play(args, plus, minus, args.seed * 1_000_003 + k, match_sum)
+        try:
+            w, d, l = play(args, plus, minus, args.seed * 1_000_003 + k, match_sum)
+        except (OSError, RuntimeError) as e:
+            sys.exit(f"spsa.py: iteration {k}: {e} (the state holds iteration {k - 1})")
         for i, x in enumerate((w, d, l)):
             total[i] += x
         for s, c_k, r_k, delta in steps:
