@@ -18,6 +18,18 @@ fn python3() -> bool {
     ok
 }
 
+/// An empty scratch directory for one test, or `None` (with the reason
+/// printed) when python3 is missing and the test should skip.
+fn scratch(name: &str) -> Option<PathBuf> {
+    if !python3() {
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("castella-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    Some(dir)
+}
+
 /// One game's headers as `match.py` writes them (moves are not read).
 fn game(round: u32, white: &str, black: &str, result: &str) -> String {
     format!(
@@ -32,11 +44,9 @@ fn game(round: u32, white: &str, black: &str, result: &str) -> String {
 /// Games are told apart by where their moves end, not by an Event tag.
 #[test]
 fn match_sum_pairs_games_within_each_file() {
-    if !python3() {
+    let Some(dir) = scratch("match-sum") else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("castella-match-sum-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    };
     let a: PathBuf = dir.join("a.pgn");
     let b: PathBuf = dir.join("b.pgn");
     // File a: pair 1 scores 3/2 (a win and a draw), pair 2 nothing, and
@@ -111,11 +121,9 @@ with open(pgn, "w") as f:
 /// state file records the iteration, and `--only` leaves the rest alone.
 #[test]
 fn spsa_moves_parameters_towards_the_winner() {
-    if !python3() {
+    let Some(dir) = scratch("spsa") else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("castella-spsa-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    };
     std::fs::write(dir.join("match.py"), FAKE_MATCH).unwrap();
     std::fs::write(
         dir.join("params.txt"),

@@ -183,12 +183,12 @@ def main():
         print(f"going on from iteration {state['iteration']} of {args.state}")
 
     match_sum = load_match_sum()
-    rng = random.Random(args.seed)
-    # The same perturbations on a resumed run as on an unbroken one.
-    for _ in range(state["iteration"] * len(specs)):
-        rng.random()
     total = [0, 0, 0]
     for k in range(state["iteration"] + 1, args.iterations + 1):
+        # Each iteration's draws and openings come from the seed and k
+        # alone, so a resumed run plays what an unbroken one would.
+        iteration_seed = args.seed * 1_000_003 + k
+        rng = random.Random(iteration_seed)
         plus, minus, steps = {}, {}, []
         for s in specs:
             c_k, r_k = schedule(s, k, args.iterations)
@@ -198,11 +198,10 @@ def main():
             minus[s["name"]] = clamp(s, round(theta - c_k * delta))
             steps.append((s, c_k, r_k, delta))
         try:
-            w, d, l = play(args, plus, minus, args.seed * 1_000_003 + k, match_sum)
+            w, d, l = play(args, plus, minus, iteration_seed, match_sum)
         except (OSError, RuntimeError) as e:
             sys.exit(f"spsa.py: iteration {k}: {e} (the state holds iteration {k - 1})")
-        for i, x in enumerate((w, d, l)):
-            total[i] += x
+        total = [t + x for t, x in zip(total, (w, d, l))]
         for s, c_k, r_k, delta in steps:
             theta = state["theta"][s["name"]] + r_k * c_k * (w - l) * delta
             state["theta"][s["name"]] = float(clamp(s, theta))
