@@ -119,18 +119,19 @@ with open(pgn, "w") as f:
 /// each parameter by 0.5 · 4 · 2 = 4, all the way to the winner's value.
 /// The values it played appear as `option.NAME=VALUE` for both sides, the
 /// state file records the iteration, and `--only` leaves the rest alone.
+/// `--c-scale 2 --r-end 0.5` on lines with c_end 2 and r_end 0.002 step
+/// the same, and the printed `params.rs` lines keep the file's step.
 #[test]
 fn spsa_moves_parameters_towards_the_winner() {
     let Some(dir) = scratch("spsa") else {
         return;
     };
     std::fs::write(dir.join("match.py"), FAKE_MATCH).unwrap();
-    std::fs::write(
-        dir.join("params.txt"),
-        "alpha, int, 50, 0, 100, 4, 0.5\nbeta, int, 20, 0, 40, 4, 0.5\n\
-         gamma, int, 7, 0, 9, 1, 0.002\n",
-    )
-    .unwrap();
+    let plain = "alpha, int, 50, 0, 100, 4, 0.5\nbeta, int, 20, 0, 40, 4, 0.5\n\
+                 gamma, int, 7, 0, 9, 1, 0.002\n";
+    let small = "alpha, int, 50, 0, 100, 2, 0.002\nbeta, int, 20, 0, 40, 2, 0.002\n\
+                 gamma, int, 7, 0, 9, 1, 0.002\n";
+    let scaled: &[&str] = &["--c-scale", "2", "--r-end", "0.5"];
     let tool = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/tools/spsa.py");
     let params = |sides: &str, who: &str| -> Vec<String> {
         let line = sides
@@ -139,55 +140,63 @@ fn spsa_moves_parameters_towards_the_winner() {
             .unwrap_or_else(|| panic!("no {who} in {sides}"));
         line.split(' ').skip(1).map(str::to_string).collect()
     };
-    for (winner, loser) in [("plus", "minus"), ("minus", "plus")] {
-        let state = dir.join(format!("{winner}.json"));
-        let out = Command::new("python3")
-            .arg(tool)
-            .args([
-                "--engine",
-                "unused",
-                "--only",
-                "alpha,beta",
-                "--iterations",
-                "1",
-            ])
-            .args(["--pairs", "1", "--seed", "3"])
-            .arg("--match")
-            .arg(dir.join("match.py"))
-            .arg("--params")
-            .arg(dir.join("params.txt"))
-            .arg("--state")
-            .arg(&state)
-            .env("WINNER", winner)
-            .env("SIDES", dir.join("sides.txt"))
-            .output()
-            .expect("python3 runs");
-        assert!(out.status.success(), "{out:?}");
-        let sides = std::fs::read_to_string(dir.join("sides.txt")).unwrap();
-        let won = params(&sides, winner);
-        let lost = params(&sides, loser);
-        assert_eq!(won.len(), 2, "{sides}");
-        let state = std::fs::read_to_string(&state).unwrap();
-        assert!(state.contains("\"iteration\": 1"), "{state}");
-        for (w, l) in won.iter().zip(&lost) {
-            let (name, value) = w.split_once('=').unwrap();
-            let other: i32 = l.split_once('=').unwrap().1.parse().unwrap();
-            let value: i32 = value.parse().unwrap();
-            assert_eq!((value - other).abs(), 8, "perturbed by ±4: {sides}");
-            assert!(
-                state.contains(&format!("\"{name}\": {value}.0")),
-                "{name} moved to the winner's {value}: {state}"
-            );
+    for (run, (lines, extra, step)) in [(plain, &[][..], 4), (small, scaled, 2)]
+        .into_iter()
+        .enumerate()
+    {
+        std::fs::write(dir.join("params.txt"), lines).unwrap();
+        for (winner, loser) in [("plus", "minus"), ("minus", "plus")] {
+            let state = dir.join(format!("{winner}{run}.json"));
+            let out = Command::new("python3")
+                .arg(tool)
+                .args([
+                    "--engine",
+                    "unused",
+                    "--only",
+                    "alpha,beta",
+                    "--iterations",
+                    "1",
+                ])
+                .args(["--pairs", "1", "--seed", "3"])
+                .args(extra)
+                .arg("--match")
+                .arg(dir.join("match.py"))
+                .arg("--params")
+                .arg(dir.join("params.txt"))
+                .arg("--state")
+                .arg(&state)
+                .env("WINNER", winner)
+                .env("SIDES", dir.join("sides.txt"))
+                .output()
+                .expect("python3 runs");
+            assert!(out.status.success(), "{out:?}");
+            let sides = std::fs::read_to_string(dir.join("sides.txt")).unwrap();
+            let won = params(&sides, winner);
+            let lost = params(&sides, loser);
+            assert_eq!(won.len(), 2, "{sides}");
+            let state = std::fs::read_to_string(&state).unwrap();
+            assert!(state.contains("\"iteration\": 1"), "{state}");
+            for (w, l) in won.iter().zip(&lost) {
+                let (name, value) = w.split_once('=').unwrap();
+                let other: i32 = l.split_once('=').unwrap().1.parse().unwrap();
+                let value: i32 = value.parse().unwrap();
+                assert_eq!((value - other).abs(), 8, "perturbed by ±4: {sides}");
+                assert!(
+                    state.contains(&format!("\"{name}\": {value}.0")),
+                    "{name} moved to the winner's {value}: {state}"
+                );
+            }
+            let text = String::from_utf8_lossy(&out.stdout);
+            // The result is the plus side's.
+            let result = if winner == "plus" {
+                "+2 =0 -0"
+            } else {
+                "+0 =0 -2"
+            };
+            assert!(text.contains(&format!("iteration 1/1: {result}")), "{text}");
+            assert!(!text.contains("gamma"), "--only: {text}");
+            assert!(text.contains(&format!(", 0..=100, {step};")), "{text}");
         }
-        let text = String::from_utf8_lossy(&out.stdout);
-        // The result is the plus side's.
-        let result = if winner == "plus" {
-            "+2 =0 -0"
-        } else {
-            "+0 =0 -2"
-        };
-        assert!(text.contains(&format!("iteration 1/1: {result}")), "{text}");
-        assert!(!text.contains("gamma"), "--only: {text}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -19,7 +19,10 @@ default), and moves each parameter by R_k · c_k · (wins − losses) · ±1,
 towards the side that scored more. The schedule is OpenBench's: c_k =
 c_end · N^γ / k^γ and R_k = a_k / c_k², a_k = r_end · c_end² · (A + N)^α /
 (A + k)^α, A = N / 10, α = 0.602, γ = 0.101, so the last iteration
-steps by c_end and learns at r_end.
+steps by c_end and learns at r_end. `--c-scale F` multiplies every c_end
+and `--r-end R` replaces every r_end: OpenBench's r_end 0.002 is meant
+for tens of thousands of pairs, and a run of a few hundred iterations
+needs about `--c-scale 2 --r-end 0.01` to move anything.
 
 The state (the iteration reached and every parameter's value) is written
 to `--state` after each iteration; a run started again with the same
@@ -144,10 +147,16 @@ def main():
                    help="NAME=VALUE, a UCI option for both sides (Hash=16)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--state", default="spsa.json")
+    p.add_argument("--c-scale", type=float, default=1.0,
+                   help="multiply every c_end (2 suits a run of a few hundred iterations)")
+    p.add_argument("--r-end", type=float,
+                   help="every parameter's r_end (default: the lines'; 0.01 for a short run)")
     args = p.parse_args(argv)
     args.match_args = match_args
     if args.iterations < 1 or args.pairs < 1:
         p.error("--iterations and --pairs must be positive")
+    if args.c_scale <= 0 or (args.r_end is not None and args.r_end <= 0):
+        p.error("--c-scale and --r-end must be positive")
 
     if args.params:
         with open(args.params, encoding="utf-8") as f:
@@ -168,6 +177,11 @@ def main():
         if unknown:
             sys.exit(f"spsa.py: unknown parameters: {', '.join(sorted(unknown))}")
         specs = [s for s in specs if s["name"] in wanted]
+    for s in specs:
+        s["step"] = s["c_end"]  # params.rs's step, printed at the end
+        s["c_end"] *= args.c_scale
+        if args.r_end is not None:
+            s["r_end"] = args.r_end
 
     state = dict(iteration=0, theta={s["name"]: float(s["default"]) for s in specs})
     if os.path.exists(args.state):
@@ -217,7 +231,7 @@ def main():
     print("tuned values (params.rs):")
     for s in specs:
         value = int(math.floor(state["theta"][s["name"]] + 0.5))
-        print(f"    {s['name']} = {value}, {s['min']}..={s['max']}, {s['c_end']:g};")
+        print(f"    {s['name']} = {value}, {s['min']}..={s['max']}, {s['step']:g};")
 
 
 if __name__ == "__main__":

@@ -79,24 +79,24 @@ params! {
     asp_delta = 20, 5..=60, 3;
     /// Razoring: at depth ≤ 3 a node whose evaluation is below alpha by
     /// `razor_base + razor_depth_sq · depth²` asks the capture search.
-    razor_base = 250, 50..=600, 25;
-    razor_depth_sq = 200, 50..=500, 20;
+    razor_base = 263, 50..=600, 25;
+    razor_depth_sq = 220, 50..=500, 20;
     /// Reverse futility: at depth ≤ `rfp_depth`, an evaluation above beta
     /// by `(rfp_margin − rfp_improving · improving) · depth` cuts.
     rfp_depth = 8, 4..=14, 1;
-    rfp_margin = 80, 30..=160, 6;
-    rfp_improving = 30, 0..=80, 4;
+    rfp_margin = 86, 30..=160, 6;
+    rfp_improving = 26, 0..=80, 4;
     /// Null move from depth `nmp_min_depth`, reduced by `nmp_base + depth /
     /// nmp_depth_div + min((eval − beta) / nmp_eval_div, nmp_eval_max)`.
     nmp_min_depth = 3, 2..=5, 1;
     nmp_base = 3, 2..=5, 1;
     nmp_depth_div = 4, 2..=8, 1;
-    nmp_eval_div = 200, 80..=400, 15;
+    nmp_eval_div = 189, 80..=400, 15;
     nmp_eval_max = 3, 1..=6, 1;
     /// ProbCut from depth `probcut_depth` at beta + `probcut_margin` −
     /// `probcut_improving` · improving.
     probcut_depth = 5, 3..=8, 1;
-    probcut_margin = 150, 60..=300, 12;
+    probcut_margin = 149, 60..=300, 12;
     probcut_improving = 50, 0..=120, 6;
     /// Internal iterative reduction from this depth.
     iir_depth = 4, 2..=8, 1;
@@ -114,24 +114,24 @@ params! {
     /// Futility: a quiet move at reduced depth d ≤ `futility_depth` is
     /// skipped when eval + `futility_base` + `futility_per_depth` · d ≤ alpha.
     futility_depth = 8, 4..=12, 1;
-    futility_base = 100, 30..=250, 10;
-    futility_per_depth = 100, 40..=200, 8;
+    futility_base = 88, 30..=250, 10;
+    futility_per_depth = 99, 40..=200, 8;
     /// History pruning: at reduced depth < `hist_prune_depth` a quiet move
     /// with history below −`hist_prune_margin` · (depth − 1) is skipped.
     hist_prune_depth = 5, 2..=8, 1;
-    hist_prune_margin = 4000, 1000..=8000, 250;
+    hist_prune_margin = 3978, 1000..=8000, 250;
     /// SEE pruning: quiet moves at depth ≤ `see_quiet_depth` losing more
     /// than `see_quiet_margin` · depth, bad captures at depth ≤
     /// `see_capture_depth` losing more than `see_capture_margin` · depth.
     see_quiet_depth = 8, 4..=12, 1;
-    see_quiet_margin = 50, 20..=120, 5;
+    see_quiet_margin = 52, 20..=120, 5;
     see_capture_depth = 6, 3..=10, 1;
-    see_capture_margin = 100, 40..=200, 8;
+    see_capture_margin = 105, 40..=200, 8;
     /// Late-move reductions: `lmr_base / 100 + ln(depth) · ln(moves) /
     /// (lmr_div / 100)`, one ply less per `lmr_hist_div` of history.
-    lmr_base = 75, 20..=150, 6;
-    lmr_div = 225, 150..=350, 10;
-    lmr_hist_div = 8000, 3000..=16000, 500;
+    lmr_base = 74, 20..=150, 6;
+    lmr_div = 238, 150..=350, 10;
+    lmr_hist_div = 7376, 3000..=16000, 500;
     /// After a reduced search beats alpha, the full-depth search goes a ply
     /// deeper when it beat the best score by `deeper_base +
     /// deeper_per_depth · depth`.
@@ -139,7 +139,7 @@ params! {
     deeper_per_depth = 10, 0..=30, 2;
     /// Quiescence futility: a capture that cannot lift the stand-pat
     /// score within this of alpha is skipped.
-    qs_futility = 200, 50..=400, 15;
+    qs_futility = 300, 50..=400, 15;
     /// Time: without `movestogo` the clock and the increments to come are
     /// shared over `tm_horizon` moves; move 1 gets `tm_ramp_start` percent
     /// of a share, growing to a full one over `tm_ramp_moves` moves.
