@@ -121,6 +121,8 @@ with open(pgn, "w") as f:
 /// state file records the iteration, and `--only` leaves the rest alone.
 /// `--c-scale 2 --r-end 0.5` on lines with c_end 2 and r_end 0.002 step
 /// the same, and the printed `params.rs` lines keep the file's step.
+/// `--apply` writes the tuned values into a `params.rs`, and refuses one
+/// that lacks a tuned name.
 #[test]
 fn spsa_moves_parameters_towards_the_winner() {
     let Some(dir) = scratch("spsa") else {
@@ -147,6 +149,13 @@ fn spsa_moves_parameters_towards_the_winner() {
         std::fs::write(dir.join("params.txt"), lines).unwrap();
         for (winner, loser) in [("plus", "minus"), ("minus", "plus")] {
             let state = dir.join(format!("{winner}{run}.json"));
+            let rs = dir.join("params.rs");
+            std::fs::write(
+                &rs,
+                "    alpha = 50, 0..=100, 4;\n    beta = 20, 0..=40, 4;\n    \
+                 gamma = 7, 0..=9, 1;\n",
+            )
+            .unwrap();
             let out = Command::new("python3")
                 .arg(tool)
                 .args([
@@ -165,11 +174,14 @@ fn spsa_moves_parameters_towards_the_winner() {
                 .arg(dir.join("params.txt"))
                 .arg("--state")
                 .arg(&state)
+                .arg("--apply")
+                .arg(&rs)
                 .env("WINNER", winner)
                 .env("SIDES", dir.join("sides.txt"))
                 .output()
                 .expect("python3 runs");
             assert!(out.status.success(), "{out:?}");
+            let written = std::fs::read_to_string(&rs).unwrap();
             let sides = std::fs::read_to_string(dir.join("sides.txt")).unwrap();
             let won = params(&sides, winner);
             let lost = params(&sides, loser);
@@ -185,7 +197,12 @@ fn spsa_moves_parameters_towards_the_winner() {
                     state.contains(&format!("\"{name}\": {value}.0")),
                     "{name} moved to the winner's {value}: {state}"
                 );
+                assert!(
+                    written.contains(&format!("    {name} = {value}, ")),
+                    "--apply wrote {name} = {value}: {written}"
+                );
             }
+            assert!(written.contains("    gamma = 7, 0..=9, 1;"), "{written}");
             let text = String::from_utf8_lossy(&out.stdout);
             // The result is the plus side's.
             let result = if winner == "plus" {
@@ -198,5 +215,38 @@ fn spsa_moves_parameters_towards_the_winner() {
             assert!(text.contains(&format!(", 0..=100, {step};")), "{text}");
         }
     }
+    // A finished state applies without playing; a file without `beta` is
+    // refused by name and left as it was.
+    let rs = dir.join("params.rs");
+    std::fs::write(&rs, "    alpha = 50, 0..=100, 4;\n").unwrap();
+    let out = Command::new("python3")
+        .arg(tool)
+        .args([
+            "--engine",
+            "unused",
+            "--only",
+            "alpha,beta",
+            "--iterations",
+            "1",
+        ])
+        .arg("--match")
+        .arg(dir.join("no-match.py"))
+        .arg("--params")
+        .arg(dir.join("params.txt"))
+        .arg("--state")
+        .arg(dir.join("plus1.json"))
+        .arg("--apply")
+        .arg(&rs)
+        .output()
+        .expect("python3 runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("`beta = N,`"),
+        "{out:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&rs).unwrap(),
+        "    alpha = 50, 0..=100, 4;\n"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

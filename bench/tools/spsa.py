@@ -28,7 +28,9 @@ The state (the iteration reached and every parameter's value) is written
 to `--state` after each iteration; a run started again with the same
 state file goes on from there. Arguments after `--` go to `match.py`
 (adjudication, for instance). Prints each iteration's result and, at the
-end, the tuned values as `params.rs` lines.
+end, the tuned values as `params.rs` lines; `--apply engine/src/params.rs`
+also writes them into that file (run it again on a finished state to
+apply a tune without playing).
 
 Standard library only; `match.py` needs python-chess.
 """
@@ -39,6 +41,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -89,6 +92,25 @@ def schedule(spec, k, iterations):
     c_k = c / k ** GAMMA
     a_k = a / (big_a + k) ** ALPHA
     return c_k, a_k / c_k ** 2
+
+
+def nearest(x):
+    """x rounded half up: the value played and the value printed agree."""
+    return int(math.floor(x + 0.5))
+
+
+def apply(path, values):
+    """Writes each `name = N,` line's N in `params.rs` at `path`."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for name, value in values.items():
+        line = re.compile(rf"^(\s*{re.escape(name)} = )-?\d+,", re.MULTILINE)
+        text, found = line.subn(rf"\g<1>{value},", text)
+        if found != 1:
+            raise ValueError(f"{path} has {found} lines `{name} = N,`, not one")
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
 
 
 def clamp(spec, value):
@@ -151,6 +173,8 @@ def main():
                    help="multiply every c_end (2 suits a run of a few hundred iterations)")
     p.add_argument("--r-end", type=float,
                    help="every parameter's r_end (default: the lines'; 0.01 for a short run)")
+    p.add_argument("--apply", metavar="PARAMS_RS",
+                   help="write the tuned values into this params.rs at the end")
     args = p.parse_args(argv)
     args.match_args = match_args
     if args.iterations < 1 or args.pairs < 1:
@@ -208,8 +232,8 @@ def main():
             c_k, r_k = schedule(s, k, args.iterations)
             delta = 1 if rng.random() < 0.5 else -1
             theta = state["theta"][s["name"]]
-            plus[s["name"]] = clamp(s, round(theta + c_k * delta))
-            minus[s["name"]] = clamp(s, round(theta - c_k * delta))
+            plus[s["name"]] = clamp(s, nearest(theta + c_k * delta))
+            minus[s["name"]] = clamp(s, nearest(theta - c_k * delta))
             steps.append((s, c_k, r_k, delta))
         try:
             w, d, l = play(args, plus, minus, iteration_seed, match_sum)
@@ -229,9 +253,15 @@ def main():
               f"(total +{total[0]} ={total[1]} -{total[2]}); {moved or 'all at their defaults'}",
               flush=True)
     print("tuned values (params.rs):")
+    tuned = {s["name"]: nearest(state["theta"][s["name"]]) for s in specs}
     for s in specs:
-        value = int(math.floor(state["theta"][s["name"]] + 0.5))
-        print(f"    {s['name']} = {value}, {s['min']}..={s['max']}, {s['step']:g};")
+        print(f"    {s['name']} = {tuned[s['name']]}, {s['min']}..={s['max']}, {s['step']:g};")
+    if args.apply:
+        try:
+            apply(args.apply, tuned)
+        except (OSError, ValueError) as e:
+            sys.exit(f"spsa.py: --apply: {e}")
+        print(f"written into {args.apply}")
 
 
 if __name__ == "__main__":
