@@ -2,6 +2,7 @@
 //! butterfly history and continuation history (by the moves one and two
 //! plies earlier), all with gravity.
 
+use crate::params;
 use crate::value::MAX_PLY;
 use castella_movegen::{Color, Move, Piece, Position};
 
@@ -52,10 +53,11 @@ impl Default for History {
     }
 }
 
-/// The bonus for a cutoff at `depth`.
+/// The history bonus for a cutoff at `depth`.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + 32 * depth).min(1600)
+    (params::hist_bonus_quad() * depth * depth + params::hist_bonus_lin() * depth)
+        .min(params::hist_bonus_max())
 }
 
 impl History {

@@ -137,9 +137,17 @@ params! {
     /// deeper_per_depth · depth`.
     deeper_base = 60, 20..=120, 5;
     deeper_per_depth = 10, 0..=30, 2;
+    /// History: a cutoff at depth d adds `min(hist_bonus_quad · d² +
+    /// hist_bonus_lin · d, hist_bonus_max)` to its quiet move's history
+    /// and `hist_malus_pct` percent of that from the quiet moves tried
+    /// before it.
+    hist_bonus_quad = 16, 4..=40, 2;
+    hist_bonus_lin = 32, 0..=120, 6;
+    hist_bonus_max = 1600, 400..=4000, 120;
+    hist_malus_pct = 100, 40..=200, 8;
     /// Quiescence futility: a capture that cannot lift the stand-pat
     /// score within this of alpha is skipped.
-    qs_futility = 300, 50..=400, 15;
+    qs_futility = 300, 50..=600, 15;
     /// Time: without `movestogo` the clock and the increments to come are
     /// shared over `tm_horizon` moves; move 1 gets `tm_ramp_start` percent
     /// of a share, growing to a full one over `tm_ramp_moves` moves.

@@ -459,8 +459,9 @@ impl Searcher {
                         if quiet {
                             let b = bonus(depth);
                             self.history.update_quiet(us, mv, mk.0, &ctx, b);
+                            let malus = b * params::hist_malus_pct() / 100;
                             for &(q, qp) in &quiets {
-                                self.history.update_quiet(us, q, qp, &ctx, -b);
+                                self.history.update_quiet(us, q, qp, &ctx, -malus);
                             }
                             self.history.add_killer(ply, mv);
                             self.history.set_counter(pos, prev, mv);
