@@ -2,7 +2,7 @@
 //! python3 (the ones that need python-chess are smoke-tested in
 //! `protocol.rs`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 fn python3() -> bool {
@@ -135,6 +135,17 @@ fn spsa_moves_parameters_towards_the_winner() {
                  gamma, int, 7, 0, 9, 1, 0.002\n";
     let scaled: &[&str] = &["--c-scale", "2", "--r-end", "0.5"];
     let tool = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/tools/spsa.py");
+    // One iteration tuning alpha and beta from params.txt.
+    let spsa = |matcher: &Path| {
+        let mut cmd = Command::new("python3");
+        cmd.arg(tool)
+            .args(["--engine", "unused", "--only", "alpha,beta"])
+            .args(["--iterations", "1", "--match"])
+            .arg(matcher)
+            .arg("--params")
+            .arg(dir.join("params.txt"));
+        cmd
+    };
     let params = |sides: &str, who: &str| -> Vec<String> {
         let line = sides
             .lines()
@@ -156,22 +167,9 @@ fn spsa_moves_parameters_towards_the_winner() {
                  gamma = 7, 0..=9, 1;\n",
             )
             .unwrap();
-            let out = Command::new("python3")
-                .arg(tool)
-                .args([
-                    "--engine",
-                    "unused",
-                    "--only",
-                    "alpha,beta",
-                    "--iterations",
-                    "1",
-                ])
+            let out = spsa(&dir.join("match.py"))
                 .args(["--pairs", "1", "--seed", "3"])
                 .args(extra)
-                .arg("--match")
-                .arg(dir.join("match.py"))
-                .arg("--params")
-                .arg(dir.join("params.txt"))
                 .arg("--state")
                 .arg(&state)
                 .arg("--apply")
@@ -219,20 +217,7 @@ fn spsa_moves_parameters_towards_the_winner() {
     // refused by name and left as it was.
     let rs = dir.join("params.rs");
     std::fs::write(&rs, "    alpha = 50, 0..=100, 4;\n").unwrap();
-    let out = Command::new("python3")
-        .arg(tool)
-        .args([
-            "--engine",
-            "unused",
-            "--only",
-            "alpha,beta",
-            "--iterations",
-            "1",
-        ])
-        .arg("--match")
-        .arg(dir.join("no-match.py"))
-        .arg("--params")
-        .arg(dir.join("params.txt"))
+    let out = spsa(&dir.join("no-match.py"))
         .arg("--state")
         .arg(dir.join("plus1.json"))
         .arg("--apply")

@@ -60,6 +60,13 @@ pub fn bonus(depth: i32) -> i32 {
         .min(params::hist_bonus_max())
 }
 
+/// The history malus, at a cutoff at `depth`, of each quiet move tried
+/// before the one that cut off.
+#[inline]
+pub fn malus(depth: i32) -> i32 {
+    bonus(depth) * params::hist_malus_pct() / 100
+}
+
 impl History {
     pub fn clear(&mut self) {
         *self = History::default();

@@ -4,7 +4,7 @@
 use super::{moved_key, table_adjusted, Searcher};
 use crate::draw::{is_insufficient_material, is_repetition};
 use crate::features::Disabled;
-use crate::history::bonus;
+use crate::history::{bonus, malus};
 use crate::movepick::{self, is_bad_capture, MovePicker};
 use crate::params;
 use crate::see::see_ge;
@@ -459,9 +459,9 @@ impl Searcher {
                         if quiet {
                             let b = bonus(depth);
                             self.history.update_quiet(us, mv, mk.0, &ctx, b);
-                            let malus = b * params::hist_malus_pct() / 100;
+                            let m = malus(depth);
                             for &(q, qp) in &quiets {
-                                self.history.update_quiet(us, q, qp, &ctx, -malus);
+                                self.history.update_quiet(us, q, qp, &ctx, -m);
                             }
                             self.history.add_killer(ply, mv);
                             self.history.set_counter(pos, prev, mv);
