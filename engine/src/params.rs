@@ -129,9 +129,17 @@ params! {
     see_capture_margin = 105, 40..=200, 8;
     /// Late-move reductions: `lmr_base / 100 + ln(depth) · ln(moves) /
     /// (lmr_div / 100)`, one ply less per `lmr_hist_div` of history.
-    lmr_base = 74, 20..=150, 6;
-    lmr_div = 238, 150..=350, 10;
-    lmr_hist_div = 7376, 3000..=16000, 500;
+    lmr_base = 77, 20..=150, 6;
+    lmr_div = 249, 150..=350, 10;
+    lmr_hist_div = 7513, 3000..=16000, 500;
+    /// The reduction's adjustments, in 1/1024 plies: more off the table's
+    /// principal variations, when not improving and at expected cut nodes;
+    /// less for killers and the counter-move and for checks.
+    lmr_not_pv = 1120, 0..=2048, 96;
+    lmr_not_improving = 950, 0..=2048, 96;
+    lmr_cut_node = 979, 0..=2560, 96;
+    lmr_refutation = 1124, 0..=2048, 96;
+    lmr_check = 909, 0..=2048, 96;
     /// After a reduced search beats alpha, the full-depth search goes a ply
     /// deeper when it beat the best score by `deeper_base +
     /// deeper_per_depth · depth`.
@@ -144,10 +152,10 @@ params! {
     hist_bonus_quad = 16, 4..=40, 2;
     hist_bonus_lin = 32, 0..=120, 6;
     hist_bonus_max = 1600, 400..=4000, 120;
-    hist_malus_pct = 100, 40..=200, 8;
+    hist_malus_pct = 114, 40..=200, 8;
     /// Quiescence futility: a capture that cannot lift the stand-pat
     /// score within this of alpha is skipped.
-    qs_futility = 300, 50..=600, 15;
+    qs_futility = 356, 50..=600, 15;
     /// Time: without `movestogo` the clock and the increments to come are
     /// shared over `tm_horizon` moves; move 1 gets `tm_ramp_start` percent
     /// of a share, growing to a full one over `tm_ramp_moves` moves.

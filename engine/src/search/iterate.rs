@@ -280,7 +280,7 @@ impl Searcher {
                 -self.search(&child, -beta, -alpha, new_depth, 1, false)
             } else {
                 let r = if depth >= 3 && !root.is_noisy(mv) && !child.in_check() {
-                    (self.reductions.get(depth, i - pv_idx) - 1).clamp(0, new_depth - 1)
+                    (self.reductions.plies(depth, i - pv_idx) - 1).clamp(0, new_depth - 1)
                 } else {
                     0
                 };

@@ -50,25 +50,38 @@ fn table_adjusted(entry: Option<TtEntry>, eval: i32, ply: usize) -> i32 {
     }
 }
 
-/// Late-move reductions by depth and move number (log-log).
-struct Reductions([[u8; 64]; 64]);
+/// A ply in the units late-move reductions are summed in, so that the
+/// adjustments can be fractions of a ply (tuned as such) and only their
+/// sum is rounded.
+pub(super) const PLY: i32 = 1024;
+
+/// Late-move reductions by depth and move number (log-log), in 1/`PLY`
+/// plies.
+struct Reductions([[u16; 64]; 64]);
 
 impl Reductions {
     fn new() -> Reductions {
-        let mut t = [[0u8; 64]; 64];
+        let mut t = [[0u16; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (params::lmr_base() as f64 / 100.0
-                    + (d as f64).ln() * (m as f64).ln() / (params::lmr_div() as f64 / 100.0))
-                    as u8;
+                let plies = params::lmr_base() as f64 / 100.0
+                    + (d as f64).ln() * (m as f64).ln() / (params::lmr_div() as f64 / 100.0);
+                *r = (plies * PLY as f64) as u16;
             }
         }
         Reductions(t)
     }
 
+    /// The base reduction, in 1/`PLY` plies.
     #[inline]
     fn get(&self, depth: i32, moves: usize) -> i32 {
         self.0[(depth as usize).min(63)][moves.min(63)] as i32
+    }
+
+    /// The base reduction in whole plies (rounded down).
+    #[inline]
+    fn plies(&self, depth: i32, moves: usize) -> i32 {
+        self.get(depth, moves) / PLY
     }
 }
 

@@ -1,7 +1,7 @@
 //! The principal-variation node search: table cutoffs, pruning,
 //! extensions, reductions and the history updates of a node.
 
-use super::{moved_key, table_adjusted, Searcher};
+use super::{moved_key, table_adjusted, Searcher, PLY};
 use crate::draw::{is_insufficient_material, is_repetition};
 use crate::features::Disabled;
 use crate::history::{bonus, malus};
@@ -354,7 +354,7 @@ impl Searcher {
                     }
                     // Futility and history pruning judge each move at the
                     // depth late-move reductions would give it.
-                    let lmr_depth = (depth - 1 - self.reductions.get(depth, moves_searched)
+                    let lmr_depth = (depth - 1 - self.reductions.plies(depth, moves_searched)
                         + hist / params::lmr_hist_div())
                     .max(0);
                     let futile = !in_check
@@ -411,14 +411,18 @@ impl Searcher {
                     && moves_searched > pv_node as usize
                     && (quiet || is_bad_capture(order))
                 {
-                    r = self.reductions.get(depth, moves_searched);
-                    r += !tt_pv as i32 + !improving as i32 + cut_node as i32;
-                    r -= (order >= movepick::COUNTER) as i32; // killers and the counter-move
-                    r -= gives_check as i32;
+                    // Summed in fractions of a ply, rounded once.
+                    let mut f = self.reductions.get(depth, moves_searched);
+                    f += params::lmr_not_pv() * !tt_pv as i32
+                        + params::lmr_not_improving() * !improving as i32
+                        + params::lmr_cut_node() * cut_node as i32;
+                    // Killers and the counter-move.
+                    f -= params::lmr_refutation() * (order >= movepick::COUNTER) as i32;
+                    f -= params::lmr_check() * gives_check as i32;
                     if quiet {
-                        r -= hist / params::lmr_hist_div();
+                        f -= hist * PLY / params::lmr_hist_div();
                     }
-                    r = r.clamp(0, new_depth - 1);
+                    r = (f / PLY).clamp(0, new_depth - 1);
                 }
                 let reduced = new_depth - r;
                 let mut s = -self.search(&child, -alpha - 1, -alpha, reduced, ply + 1, true);
