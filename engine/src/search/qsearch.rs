@@ -65,6 +65,10 @@ impl Searcher {
         let mut best_move = Move::NULL;
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
         let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, Move::NULL, true);
+        // The square the opponent's last move went to: a recapture there
+        // is never pruned by move count.
+        let prev = self.played[ply - 1];
+        let recapture_sq = (!prev.is_null()).then(|| prev.to());
         let mut legal_moves = 0usize;
         while let Some((mv, order)) = picker.next(pos, &self.history, &[None, None]) {
             legal_moves += 1;
@@ -72,11 +76,22 @@ impl Searcher {
                 if is_bad_capture(order) {
                     break; // the rest lose material too
                 }
-                let gain = pos.captured(mv).map_or(0, |p| PIECE_VALUES[p.index()]);
-                if !mv.is_promotion() && stand_pat + gain + params::qs_futility() <= alpha {
-                    continue;
+                if !mv.is_promotion() && Some(mv.to()) != recapture_sq {
+                    // Past the first two captures, only those that check.
+                    if legal_moves > 2 && !picker.gives_check(pos, mv) {
+                        continue;
+                    }
+                    // Fail-soft: a capture pruned here could have raised
+                    // the score at most to its futility value.
+                    let gain = pos.captured(mv).map_or(0, |p| PIECE_VALUES[p.index()]);
+                    let futility = stand_pat + gain + params::qs_futility();
+                    if futility <= alpha {
+                        best = best.max(futility);
+                        continue;
+                    }
                 }
             }
+            self.played[ply] = mv;
             let child = self.play(pos, mv, ply);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
