@@ -7,9 +7,8 @@
 //! quiet moves. Within a stage moves are picked best-first by selection.
 
 use crate::history::{piece12, Context, History};
-use crate::see::see_ge;
+use crate::see::{captured_value, see_ge};
 use arrayvec::ArrayVec;
-use castella_eval::PIECE_VALUES;
 use castella_movegen::attacks::{bishop_attacks, knight_attacks, pawn_attacks_all, rook_attacks};
 use castella_movegen::{Bitboard, CheckInfo, GenType, Move, MoveList, Piece, Position, MAX_MOVES};
 
@@ -310,7 +309,7 @@ impl Threats {
 /// count as winning a queen's worth, under-promotions as losing a little.
 #[inline]
 fn mvv_lva(pos: &Position, mv: Move) -> i32 {
-    let victim = pos.captured(mv).map_or(0, |p| PIECE_VALUES[p.index()]);
+    let victim = captured_value(pos, mv);
     let attacker = pos.piece_on(mv.from()).map_or(0, |p| p.index() as i32);
     let promo = match mv.promotion_piece() {
         Some(Piece::Queen) => 900,

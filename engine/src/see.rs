@@ -9,6 +9,13 @@ fn value(p: Piece) -> i32 {
     PIECE_VALUES[p.index()]
 }
 
+/// The material `mv` captures (0 for a quiet move or a promotion onto an
+/// empty square), as the exchange counts it.
+#[inline]
+pub fn captured_value(pos: &Position, mv: Move) -> i32 {
+    pos.captured(mv).map_or(0, value)
+}
+
 /// Whether the exchange started by `mv` gains at least `threshold`.
 pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     if mv.kind() != MoveKind::Normal {

@@ -6,9 +6,9 @@ use crate::draw::is_insufficient_material;
 use crate::features::Disabled;
 use crate::movepick::{is_bad_capture, MovePicker};
 use crate::params;
+use crate::see::captured_value;
 use crate::tt::{Bound as TtBound, Entry as TtEntry};
 use crate::value::*;
-use castella_eval::PIECE_VALUES;
 use castella_movegen::{Move, Position};
 
 impl Searcher {
@@ -83,7 +83,7 @@ impl Searcher {
                     }
                     // Fail-soft: a capture pruned here could have raised
                     // the score at most to its futility value.
-                    let gain = pos.captured(mv).map_or(0, |p| PIECE_VALUES[p.index()]);
+                    let gain = captured_value(pos, mv);
                     let futility = stand_pat + gain + params::qs_futility();
                     if futility <= alpha {
                         best = best.max(futility);
