@@ -7,9 +7,12 @@
 //! good correction of the next static evaluation there. Two more tables,
 //! keyed by where each side's pieces other than pawns stand, learn what the
 //! pawn table leaves: the same errors recur while the pieces stay put, and
-//! more so in a search than in a game. Each thread keeps its own tables,
-//! cleared with the other histories by `ucinewgame`.
+//! more so in a search than in a game. A last table, keyed by the two moves
+//! that led to the position, learns what follows a given move and reply (a
+//! threat the evaluation does not see, a trade it misjudges). Each thread
+//! keeps its own tables, cleared with the other histories by `ucinewgame`.
 
+use crate::history::Context;
 use castella_movegen::{Color, Position};
 
 /// Slots per side to move; a pawn structure is found by a hash of its pawns.
@@ -31,6 +34,9 @@ pub struct Correction {
     /// [side to move][colour][non-pawn hash of that colour], in
     /// centipawns times `GRAIN`: what the pawn entry leaves.
     pieces: Box<[[[i16; SIZE]; 2]; 2]>,
+    /// [side to move][hash of the last two moves], in centipawns times
+    /// `GRAIN`: learned with the piece entries.
+    moves: Box<[[i16; SIZE]; 2]>,
 }
 
 impl Default for Correction {
@@ -38,6 +44,7 @@ impl Default for Correction {
         Correction {
             table: Box::new([[0; SIZE]; 2]),
             pieces: Box::new([[[0; SIZE]; 2]; 2]),
+            moves: Box::new([[0; SIZE]; 2]),
         }
     }
 }
@@ -51,6 +58,15 @@ fn slots(pos: &Position) -> (usize, usize, [usize; 2]) {
         (pos.pawn_hash() >> 50) as usize,
         Color::ALL.map(|c| (pos.non_pawn_hash(c) >> 50) as usize),
     )
+}
+
+/// The slot of the last two moves (piece and target of each; none at the
+/// root or after a null move).
+#[inline]
+fn moves_slot(ctx: &Context) -> usize {
+    let code = |m: Option<(usize, usize)>| m.map_or(0, |(piece, to)| 1 + piece * 64 + to) as u64;
+    let pair = code(ctx[0]) * 769 + code(ctx[1]);
+    (pair.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50) as usize
 }
 
 /// Moves `e` towards `target` by `weight`/256.
@@ -67,19 +83,21 @@ impl Correction {
 
     /// The correction, in centipawns, to add to the static evaluation of `pos`.
     #[inline]
-    pub fn get(&self, pos: &Position) -> i32 {
+    pub fn get(&self, pos: &Position, ctx: &Context) -> i32 {
         let (side, i, [w, b]) = slots(pos);
         let sum = i32::from(self.table[side][i])
             + i32::from(self.pieces[side][0][w])
-            + i32::from(self.pieces[side][1][b]);
+            + i32::from(self.pieces[side][1][b])
+            + i32::from(self.moves[side][moves_slot(ctx)]);
         (sum / GRAIN).clamp(-LIMIT, LIMIT)
     }
 
     /// Moves the entries of `pos` towards `error` (search result minus the
     /// uncorrected static evaluation), the more the deeper the search was.
     #[inline]
-    pub fn update(&mut self, pos: &Position, depth: i32, error: i32) {
+    pub fn update(&mut self, pos: &Position, ctx: &Context, depth: i32, error: i32) {
         let (side, i, [w, b]) = slots(pos);
+        let m = moves_slot(ctx);
         let weight = (depth + 1).clamp(1, 16);
         let pawn = &mut self.table[side][i];
         // What the pawn entry does not yet explain, before it learns; the
@@ -88,8 +106,10 @@ impl Correction {
         let rest = error * GRAIN - i32::from(*pawn);
         blend(pawn, error.clamp(-LIMIT, LIMIT) * GRAIN, weight);
         let [white, black] = &mut self.pieces[side];
-        let step = (rest - i32::from(white[w]) - i32::from(black[b])) * weight / 256;
-        for e in [&mut white[w], &mut black[b]] {
+        let moves = &mut self.moves[side][m];
+        let miss = rest - i32::from(white[w]) - i32::from(black[b]) - i32::from(*moves);
+        let step = miss * weight / 256;
+        for e in [&mut white[w], &mut black[b], moves] {
             *e = (i32::from(*e) + step).clamp(-LIMIT * GRAIN, LIMIT * GRAIN) as i16;
         }
     }
@@ -99,25 +119,31 @@ impl Correction {
 mod tests {
     use super::*;
 
+    const NONE: Context = [None, None];
+
     #[test]
     fn corrections_follow_the_errors_within_the_limit() {
         let pos = Position::startpos();
         let mut c = Correction::default();
-        assert_eq!(c.get(&pos), 0);
+        assert_eq!(c.get(&pos, &NONE), 0);
         for _ in 0..200 {
-            c.update(&pos, 15, 40);
+            c.update(&pos, &NONE, 15, 40);
         }
-        assert!((38..=40).contains(&c.get(&pos)), "{}", c.get(&pos));
+        assert!(
+            (38..=40).contains(&c.get(&pos, &NONE)),
+            "{}",
+            c.get(&pos, &NONE)
+        );
         for _ in 0..400 {
-            c.update(&pos, 15, -1000);
+            c.update(&pos, &NONE, 15, -1000);
         }
-        assert!((-LIMIT..=-LIMIT + 2).contains(&c.get(&pos)));
+        assert!((-LIMIT..=-LIMIT + 2).contains(&c.get(&pos, &NONE)));
         // The other side to move has its own entry.
         let mut other = pos;
         other.make_null();
-        assert_eq!(c.get(&other), 0);
+        assert_eq!(c.get(&other, &NONE), 0);
         c.clear();
-        assert_eq!(c.get(&pos), 0);
+        assert_eq!(c.get(&pos, &NONE), 0);
     }
 
     #[test]
@@ -129,10 +155,36 @@ mod tests {
             .unwrap();
         let mut c = Correction::default();
         for _ in 0..400 {
-            c.update(&a, 15, 40);
-            c.update(&b, 15, -20);
+            c.update(&a, &NONE, 15, 40);
+            c.update(&b, &NONE, 15, -20);
         }
-        assert!((34..=46).contains(&c.get(&a)), "{}", c.get(&a));
-        assert!((-26..=-14).contains(&c.get(&b)), "{}", c.get(&b));
+        assert!(
+            (34..=46).contains(&c.get(&a, &NONE)),
+            "{}",
+            c.get(&a, &NONE)
+        );
+        assert!(
+            (-26..=-14).contains(&c.get(&b, &NONE)),
+            "{}",
+            c.get(&b, &NONE)
+        );
+    }
+
+    #[test]
+    fn the_move_table_tells_apart_the_moves_that_led_to_a_position() {
+        // One position reached by two different last moves (a knight to c3
+        // or to f3 a ply back, the same reply two plies back).
+        let pos = Position::startpos();
+        let a: Context = [Some((1, 18)), Some((7, 45))];
+        let b: Context = [Some((1, 21)), Some((7, 45))];
+        let mut c = Correction::default();
+        for _ in 0..400 {
+            c.update(&pos, &a, 15, 30);
+            c.update(&pos, &b, 15, -10);
+        }
+        let (ga, gb) = (c.get(&pos, &a), c.get(&pos, &b));
+        assert!(ga > gb + 20, "{ga} {gb}");
+        assert!((24..=36).contains(&ga), "{ga}");
+        assert!((-16..=-4).contains(&gb), "{gb}");
     }
 }

@@ -120,11 +120,10 @@ params! {
     /// with history below −`hist_prune_margin` · (depth − 1) is skipped.
     hist_prune_depth = 5, 2..=8, 1;
     hist_prune_margin = 3978, 1000..=8000, 250;
-    /// SEE pruning: quiet moves at depth ≤ `see_quiet_depth` losing more
-    /// than `see_quiet_margin` · depth, bad captures at depth ≤
+    /// SEE pruning: quiet moves losing more than `see_quiet_margin` ·
+    /// (reduced depth)², at any depth, bad captures at depth ≤
     /// `see_capture_depth` losing more than `see_capture_margin` · depth.
-    see_quiet_depth = 8, 4..=12, 1;
-    see_quiet_margin = 52, 20..=120, 5;
+    see_quiet_margin = 27, 10..=80, 3;
     see_capture_depth = 6, 3..=10, 1;
     see_capture_margin = 105, 40..=200, 8;
     /// Late-move reductions: `lmr_base / 100 + ln(depth) · ln(moves) /

@@ -177,14 +177,21 @@ impl Searcher {
         v * (200 - pos.halfmove_clock().min(100) as i32) / 200
     }
 
-    /// `raw` (the static evaluation of `pos`) plus the correction history's
-    /// learned error for its pawn structure, kept clear of the mate range.
+    /// `raw` (the static evaluation of `pos`, reached at `ply`) plus the
+    /// correction history's learned error for its pawn structure, its
+    /// other pieces and the two moves before it, kept clear of the mate
+    /// range.
     #[inline]
-    fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+    fn corrected(&self, pos: &Position, raw: i32, ply: usize) -> i32 {
         if self.off.contains(Disabled::CORRECTION) {
             return raw;
         }
-        (raw + self.correction.get(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        let ctx = if ply == 0 {
+            [None, None]
+        } else {
+            self.context(ply)
+        };
+        (raw + self.correction.get(pos, &ctx)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Whether a node is on a principal variation now or was when the

@@ -137,7 +137,7 @@ impl Searcher {
             (0, -INFINITE, -INFINITE)
         } else {
             let raw = entry.map_or_else(|| self.static_eval(pos, ply), |e| e.eval);
-            let corrected = self.corrected(pos, raw);
+            let corrected = self.corrected(pos, raw, ply);
             (raw, corrected, table_adjusted(entry, corrected, ply))
         };
         self.evals[ply] = eval;
@@ -370,9 +370,7 @@ impl Searcher {
                     if (futile || unpromising) && !picker.gives_check(pos, mv) {
                         continue;
                     }
-                    if depth <= params::see_quiet_depth()
-                        && !see_ge(pos, mv, -params::see_quiet_margin() * depth)
-                    {
+                    if !see_ge(pos, mv, -params::see_quiet_margin() * lmr_depth * lmr_depth) {
                         continue;
                     }
                 } else if depth <= params::see_capture_depth()
@@ -513,7 +511,8 @@ impl Searcher {
             && (best_move.is_null() || !pos.is_noisy(best_move))
             && !is_mate(best_score)
         {
-            self.correction.update(pos, depth, best_score - raw_eval);
+            self.correction
+                .update(pos, &ctx, depth, best_score - raw_eval);
         }
         // The static evaluation (0 in check), not the corrected or
         // table-adjusted guess: the next probe adjusts it again.

@@ -1,7 +1,7 @@
 //! The quiescence search: captures and promotions (every evasion in
 //! check) until the position is quiet.
 
-use super::{table_adjusted, Searcher};
+use super::{moved_key, table_adjusted, Searcher};
 use crate::draw::is_insufficient_material;
 use crate::features::Disabled;
 use crate::movepick::{is_bad_capture, MovePicker};
@@ -50,7 +50,7 @@ impl Searcher {
             (0, -INFINITE)
         } else {
             let raw = entry.map_or_else(|| self.static_eval(pos, ply), |e| e.eval);
-            let corrected = self.corrected(pos, raw);
+            let corrected = self.corrected(pos, raw, ply);
             if self.off.contains(Disabled::QS_TT_EVAL) {
                 (raw, corrected)
             } else {
@@ -92,6 +92,7 @@ impl Searcher {
                 }
             }
             self.played[ply] = mv;
+            self.moved[ply] = Some(moved_key(pos, mv));
             let child = self.play(pos, mv, ply);
             let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
             if self.stopped {
