@@ -64,8 +64,10 @@ fn slots(pos: &Position) -> (usize, usize, [usize; 2]) {
 /// root or after a null move).
 #[inline]
 fn moves_slot(ctx: &Context) -> usize {
+    // 0 for no move, else 1 + piece · 64 + target: 12 · 64 + 1 codes.
+    const CODES: u64 = 12 * 64 + 1;
     let code = |m: Option<(usize, usize)>| m.map_or(0, |(piece, to)| 1 + piece * 64 + to) as u64;
-    let pair = code(ctx[0]) * 769 + code(ctx[1]);
+    let pair = code(ctx[0]) * CODES + code(ctx[1]);
     (pair.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50) as usize
 }
 

@@ -266,7 +266,7 @@ impl Searcher {
             -INFINITE
         } else {
             let raw = self.static_eval(root, 0);
-            self.corrected(root, raw, 0)
+            self.corrected(root, raw, &[None, None])
         };
         #[allow(clippy::needless_range_loop)]
         for i in pv_idx..root_moves.len() {

@@ -177,21 +177,15 @@ impl Searcher {
         v * (200 - pos.halfmove_clock().min(100) as i32) / 200
     }
 
-    /// `raw` (the static evaluation of `pos`, reached at `ply`) plus the
-    /// correction history's learned error for its pawn structure, its
-    /// other pieces and the two moves before it, kept clear of the mate
-    /// range.
+    /// `raw` (the static evaluation of `pos`) plus the correction history's
+    /// learned error for its pawn structure, its other pieces and the two
+    /// moves `ctx` that led to it, kept clear of the mate range.
     #[inline]
-    fn corrected(&self, pos: &Position, raw: i32, ply: usize) -> i32 {
+    fn corrected(&self, pos: &Position, raw: i32, ctx: &Context) -> i32 {
         if self.off.contains(Disabled::CORRECTION) {
             return raw;
         }
-        let ctx = if ply == 0 {
-            [None, None]
-        } else {
-            self.context(ply)
-        };
-        (raw + self.correction.get(pos, &ctx)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (raw + self.correction.get(pos, ctx)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Whether a node is on a principal variation now or was when the

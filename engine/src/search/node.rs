@@ -60,6 +60,9 @@ impl Searcher {
         let in_check = pos.in_check();
         let key = pos.key();
         let excluded = self.excluded[ply];
+        // The moves one and two plies back: continuation history and the
+        // correction history read them.
+        let ctx = self.context(ply);
         self.double_exts[ply + 1] = self.double_exts[ply];
         // A search that leaves a move out is not this position's search:
         // it neither takes nor leaves a table entry.
@@ -88,7 +91,6 @@ impl Searcher {
                     && !pos.is_noisy(tt_move)
                     && pos.is_legal(tt_move)
                 {
-                    let ctx = self.context(ply);
                     let mk = moved_key(pos, tt_move);
                     self.history.update_quiet(
                         pos.side_to_move(),
@@ -137,7 +139,7 @@ impl Searcher {
             (0, -INFINITE, -INFINITE)
         } else {
             let raw = entry.map_or_else(|| self.static_eval(pos, ply), |e| e.eval);
-            let corrected = self.corrected(pos, raw, ply);
+            let corrected = self.corrected(pos, raw, &ctx);
             (raw, corrected, table_adjusted(entry, corrected, ply))
         };
         self.evals[ply] = eval;
@@ -269,7 +271,6 @@ impl Searcher {
         }
 
         let prev = self.played[ply - 1];
-        let ctx = self.context(ply);
         // Singular extension: if every move but the table move fails well
         // below the table's value, the table move is the only good one and
         // is searched a ply deeper. If even without it the search beats

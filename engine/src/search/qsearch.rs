@@ -50,7 +50,7 @@ impl Searcher {
             (0, -INFINITE)
         } else {
             let raw = entry.map_or_else(|| self.static_eval(pos, ply), |e| e.eval);
-            let corrected = self.corrected(pos, raw, ply);
+            let corrected = self.corrected(pos, raw, &self.context(ply));
             if self.off.contains(Disabled::QS_TT_EVAL) {
                 (raw, corrected)
             } else {
