@@ -233,9 +233,6 @@ impl Searcher {
         self.control.as_deref().expect("set for the search")
     }
 
-    /// Called every 1024 nodes and at each new node: publishes the node count,
-    /// and on the main thread enforces the hard time and node limits.
-    #[inline]
     /// Adds this thread's new tablebase hits to the search's total.
     fn publish_tbhits(&mut self) {
         if self.tbhits > 0 {
@@ -244,6 +241,9 @@ impl Searcher {
         }
     }
 
+    /// Called at each node: every 1024 nodes publishes the node count, and
+    /// on the main thread enforces the hard time and node limits.
+    #[inline]
     fn check_stop(&mut self) -> bool {
         if self.stopped {
             return true;
