@@ -131,11 +131,8 @@ mod tests {
         for _ in 0..200 {
             c.update(&pos, &NONE, 15, 40);
         }
-        assert!(
-            (38..=40).contains(&c.get(&pos, &NONE)),
-            "{}",
-            c.get(&pos, &NONE)
-        );
+        let g = c.get(&pos, &NONE);
+        assert!((38..=40).contains(&g), "{g}");
         for _ in 0..400 {
             c.update(&pos, &NONE, 15, -1000);
         }
@@ -160,16 +157,9 @@ mod tests {
             c.update(&a, &NONE, 15, 40);
             c.update(&b, &NONE, 15, -20);
         }
-        assert!(
-            (34..=46).contains(&c.get(&a, &NONE)),
-            "{}",
-            c.get(&a, &NONE)
-        );
-        assert!(
-            (-26..=-14).contains(&c.get(&b, &NONE)),
-            "{}",
-            c.get(&b, &NONE)
-        );
+        let (ga, gb) = (c.get(&a, &NONE), c.get(&b, &NONE));
+        assert!((34..=46).contains(&ga), "{ga}");
+        assert!((-26..=-14).contains(&gb), "{gb}");
     }
 
     #[test]
