@@ -49,7 +49,8 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
         if mine.is_empty() {
             break;
         }
-        // Pinned pieces may not take part while their pinner is on the board.
+        // Each capture hands the exchange to the other side. Pins are not
+        // looked at: a pinned piece takes part like any other.
         result = !result;
         let Some((piece, sq)) = least_valuable(pos, mine) else {
             break;
