@@ -120,29 +120,28 @@ impl Correction {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const NONE: Context = [None, None];
+    use crate::history::NO_CONTEXT;
 
     #[test]
     fn corrections_follow_the_errors_within_the_limit() {
         let pos = Position::startpos();
         let mut c = Correction::default();
-        assert_eq!(c.get(&pos, &NONE), 0);
+        assert_eq!(c.get(&pos, &NO_CONTEXT), 0);
         for _ in 0..200 {
-            c.update(&pos, &NONE, 15, 40);
+            c.update(&pos, &NO_CONTEXT, 15, 40);
         }
-        let g = c.get(&pos, &NONE);
+        let g = c.get(&pos, &NO_CONTEXT);
         assert!((38..=40).contains(&g), "{g}");
         for _ in 0..400 {
-            c.update(&pos, &NONE, 15, -1000);
+            c.update(&pos, &NO_CONTEXT, 15, -1000);
         }
-        assert!((-LIMIT..=-LIMIT + 2).contains(&c.get(&pos, &NONE)));
+        assert!((-LIMIT..=-LIMIT + 2).contains(&c.get(&pos, &NO_CONTEXT)));
         // The other side to move has its own entry.
         let mut other = pos;
         other.make_null();
-        assert_eq!(c.get(&other, &NONE), 0);
+        assert_eq!(c.get(&other, &NO_CONTEXT), 0);
         c.clear();
-        assert_eq!(c.get(&pos, &NONE), 0);
+        assert_eq!(c.get(&pos, &NO_CONTEXT), 0);
     }
 
     #[test]
@@ -154,10 +153,10 @@ mod tests {
             .unwrap();
         let mut c = Correction::default();
         for _ in 0..400 {
-            c.update(&a, &NONE, 15, 40);
-            c.update(&b, &NONE, 15, -20);
+            c.update(&a, &NO_CONTEXT, 15, 40);
+            c.update(&b, &NO_CONTEXT, 15, -20);
         }
-        let (ga, gb) = (c.get(&a, &NONE), c.get(&b, &NONE));
+        let (ga, gb) = (c.get(&a, &NO_CONTEXT), c.get(&b, &NO_CONTEXT));
         assert!((34..=46).contains(&ga), "{ga}");
         assert!((-26..=-14).contains(&gb), "{gb}");
     }

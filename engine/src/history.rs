@@ -18,6 +18,10 @@ pub fn piece12(side: Color, piece: Piece) -> usize {
 /// moves one and two plies before, if they were real moves.
 pub type Context = [Option<(usize, usize)>; 2];
 
+/// The context of a move with no real move before it (the root, or the
+/// orderings that ignore continuation history).
+pub const NO_CONTEXT: Context = [None, None];
+
 const CONT_SIZE: usize = 12 * 64 * 12 * 64;
 
 #[inline]
@@ -147,7 +151,7 @@ mod tests {
         // by a context that shares either of them.
         let (a, b) = (Some((6, 10)), Some((1, 20)));
         h.update_quiet(Color::White, mv, piece, &[a, b], 1000);
-        let butterfly_only = h.quiet(Color::White, mv, piece, &[None, None]);
+        let butterfly_only = h.quiet(Color::White, mv, piece, &NO_CONTEXT);
         assert!(butterfly_only > 0);
         for ctx in [[a, None], [None, b]] {
             let s = h.quiet(Color::White, mv, piece, &ctx);

@@ -328,6 +328,7 @@ pub fn is_bad_capture(score: i32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::history::NO_CONTEXT;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -337,7 +338,7 @@ mod tests {
         let history = History::default();
         let mut picker = MovePicker::new(&pos, Move::NULL, &history, 0, Move::NULL, false);
         let mut quiets = Vec::new();
-        while let Some((mv, _)) = picker.next(&pos, &history, &[None, None]) {
+        while let Some((mv, _)) = picker.next(&pos, &history, &NO_CONTEXT) {
             if !pos.is_noisy(mv) {
                 quiets.push((pos.piece_on(mv.from()).unwrap(), mv.to().to_string()));
             }
@@ -392,7 +393,7 @@ mod tests {
                 for noisy_only in [false, true] {
                     let mut picker = MovePicker::new(&pos, tt, &history, ply % 8, prev, noisy_only);
                     let mut got = Vec::new();
-                    while let Some((mv, score)) = picker.next(&pos, &history, &[None, None]) {
+                    while let Some((mv, score)) = picker.next(&pos, &history, &NO_CONTEXT) {
                         let losing = mv != tt && pos.is_noisy(mv) && !see_ge(&pos, mv, 0);
                         assert_eq!(is_bad_capture(score), losing, "{mv:?} in {}", pos.fen());
                         got.push(mv);
@@ -413,7 +414,7 @@ mod tests {
                 let switch_at = rng.gen_range(1..=legal.len());
                 let mut picker = MovePicker::new(&pos, tt, &history, ply % 8, prev, false);
                 let mut got = Vec::new();
-                while let Some((mv, _)) = picker.next(&pos, &history, &[None, None]) {
+                while let Some((mv, _)) = picker.next(&pos, &history, &NO_CONTEXT) {
                     if got.len() >= switch_at {
                         assert!(pos.is_noisy(mv) || pos.gives_check(mv), "{mv:?}");
                     }

@@ -2,6 +2,7 @@
 //! loop, MultiPV, time checks between iterations, and the `info` lines.
 
 use super::{moved_key, Job, RootMove, Searcher, ThreadResult};
+use crate::history::NO_CONTEXT;
 use crate::tablebase::Outcome;
 use crate::value::*;
 use crate::{params, Bound, Event, Info, Reporter};
@@ -266,7 +267,7 @@ impl Searcher {
             -INFINITE
         } else {
             let raw = self.static_eval(root, 0);
-            self.corrected(root, raw, &[None, None])
+            self.corrected(root, raw, &NO_CONTEXT)
         };
         #[allow(clippy::needless_range_loop)]
         for i in pv_idx..root_moves.len() {

@@ -4,7 +4,7 @@
 use super::{moved_key, table_adjusted, Searcher, PLY};
 use crate::draw::{is_insufficient_material, is_repetition};
 use crate::features::Disabled;
-use crate::history::{bonus, malus};
+use crate::history::{bonus, malus, NO_CONTEXT};
 use crate::movepick::{self, is_bad_capture, MovePicker};
 use crate::params;
 use crate::see::see_ge;
@@ -215,7 +215,7 @@ impl Searcher {
             let mut picker = MovePicker::new(pos, tt_move, &self.history, ply, Move::NULL, true);
             let mut cut = None;
             self.keys.push(key);
-            while let Some((mv, order)) = picker.next(pos, &self.history, &[None, None]) {
+            while let Some((mv, order)) = picker.next(pos, &self.history, &NO_CONTEXT) {
                 if is_bad_capture(order) || !see_ge(pos, mv, probcut_beta - eval) {
                     continue;
                 }

@@ -4,6 +4,7 @@
 use super::{moved_key, table_adjusted, Searcher};
 use crate::draw::is_insufficient_material;
 use crate::features::Disabled;
+use crate::history::NO_CONTEXT;
 use crate::movepick::{is_bad_capture, MovePicker};
 use crate::params;
 use crate::see::captured_value;
@@ -70,7 +71,7 @@ impl Searcher {
         let prev = self.played[ply - 1];
         let recapture_sq = (!prev.is_null()).then(|| prev.to());
         let mut legal_moves = 0usize;
-        while let Some((mv, order)) = picker.next(pos, &self.history, &[None, None]) {
+        while let Some((mv, order)) = picker.next(pos, &self.history, &NO_CONTEXT) {
             legal_moves += 1;
             if !in_check {
                 if is_bad_capture(order) {
