@@ -1,7 +1,7 @@
 #!/bin/sh
 # Self-play data on a borrowed many-core machine, in one bounded call.
 #
-#   device-datagen.sh BIN_DIR OUT_DIR NAME SEED [SECONDS]
+#   device-datagen.sh BIN_DIR OUT_DIR NAME SEED [SECONDS [DATAGEN_ARGS...]]
 #
 # Runs `datagen` from BIN_DIR (a build for any x86-64: `cargo build
 # --release -p castella-bench`; the machine may have no Rust toolchain)
@@ -12,18 +12,20 @@
 # half, in 535 s on the 16-core H200 machine). Each of the
 # PROCS processes (default: one per two cores) plays its own seed,
 # SEED * 1000 + k, so its games differ from those of any other run with
-# another SEED; the settings are datagen's defaults, as at home, so the
-# files train together with the rest.
+# another SEED. The settings are datagen's defaults unless DATAGEN_ARGS
+# (for example `--nodes 8000`) say otherwise; use those of the home run
+# the files will train with.
 #
 # A process stopped by the time limit keeps every finished chunk; the
 # chunk is small (CHUNK games, default 16) so that little is lost.
 set -eu
 
 if [ $# -lt 4 ]; then
-    echo "usage: $0 BIN_DIR OUT_DIR NAME SEED [SECONDS]" >&2
+    echo "usage: $0 BIN_DIR OUT_DIR NAME SEED [SECONDS [DATAGEN_ARGS...]]" >&2
     exit 2
 fi
 bin=$1 out=$2 name=$3 seed=$4 seconds=${5:-480}
+shift $(($# < 5 ? $# : 5))
 cores=$(nproc)
 procs=${PROCS:-$(( (cores + 1) / 2 ))}
 threads=$(( (cores + procs - 1) / procs ))
@@ -32,12 +34,12 @@ work=$(mktemp -d)
 log=$out/$name.log
 mkdir -p "$out"
 
-echo "$(date -u +%FT%TZ) $procs processes x $threads threads, $seconds s, seed $seed" >"$log"
+echo "$(date -u +%FT%TZ) $procs processes x $threads threads, $seconds s, seed $seed, $*" >"$log"
 k=0
 while [ "$k" -lt "$procs" ]; do
     mkdir -p "$work/$k"
     timeout -s TERM "$seconds" "$bin/datagen" --dir "$work/$k" --name "$name-$k" \
-        --seed $((seed * 1000 + k)) --games 1000000 --threads "$threads" --chunk "$chunk" \
+        --seed $((seed * 1000 + k)) --games 1000000 --threads "$threads" --chunk "$chunk" "$@" \
         2>"$work/$k/stderr" &
     k=$((k + 1))
 done
