@@ -34,7 +34,7 @@ work=$(mktemp -d)
 log=$out/$name.log
 mkdir -p "$out"
 
-echo "$(date -u +%FT%TZ) $procs processes x $threads threads, $seconds s, seed $seed, $*" >"$log"
+echo "$(date -u +%FT%TZ) $procs processes x $threads threads, $seconds s, seed $seed${*:+, $*}" >"$log"
 k=0
 while [ "$k" -lt "$procs" ]; do
     mkdir -p "$work/$k"
