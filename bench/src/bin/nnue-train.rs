@@ -8,7 +8,7 @@
 //!   --buckets N (1)  --fine-output  --king-buckets 1|2|4  --decay X (0.1)  --mirror
 //!   --hold-out N (50)  --seed S (1)
 //!   --threads T  --out FILE (castella.nnue)  --resume  --init CKPT
-//!   --teacher  --teacher-mix X (0)  --children N (0)  --baseline NET
+//!   --teacher  --teacher-mix X (0)  --teacher-net NET  --children N (0)  --baseline NET
 //!   --skip-plies N (8)  --max-score N (10000)  --keep-noisy  --keep-check
 //! ```
 //!
@@ -36,7 +36,10 @@
 //! to N positions a random move after each training position, which
 //! only the teacher can label. `--teacher-mix X` blends the teacher
 //! into the search's score instead (see `Target::teacher_mix`): share X
-//! at full material, none in a pawn ending. `--init CKPT` starts from a
+//! at full material, none in a pawn ending. `--teacher-net NET`
+//! (repeatable) makes the teacher the mean of those networks'
+//! evaluations instead of the embedded one: an ensemble, whose error on
+//! the held-out games is printed first. `--init CKPT` starts from a
 //! checkpoint's weights (or a `.nnue` file's), for example to fine-tune
 //! a distilled network on search scores, or the shipped one on new
 //! games. `--hidden N` is the hidden layer's size per view (128 to 512
@@ -63,7 +66,7 @@ const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-e
 [--lambda X] [--scale CP] [--hidden N] [--activation crelu|screlu] [--buckets N] [--fine-output] \
 [--king-buckets 1|2|4] [--decay X] [--mirror] \
 [--hold-out N] [--seed S] [--threads T] [--out FILE] [--resume] [--init CKPT] [--teacher] \
-[--teacher-mix X] [--children N] [--baseline NET] [--skip-plies N] \
+[--teacher-mix X] [--teacher-net NET] [--children N] [--baseline NET] [--skip-plies N] \
 [--max-score N] [--keep-noisy] [--keep-check] FILE...";
 
 fn parse_args() -> Result<(Config, Option<usize>), String> {
@@ -97,6 +100,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
         init: None,
         children: 0,
         baselines: Vec::new(),
+        teacher_nets: Vec::new(),
     };
     let mut threads = None;
     let mut args = std::env::args().skip(1);
@@ -154,6 +158,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
                 }
             }
             "--children" => c.children = num(&flag, value()?)?,
+            "--teacher-net" => c.teacher_nets.push(value()?.into()),
             "--baseline" => c.baselines.push(value()?.into()),
             "-h" | "--help" => return Err(USAGE.into()),
             f if f.starts_with("--") => {

@@ -6,13 +6,14 @@ pub mod model;
 pub mod sample;
 
 use crate::filter::Filter;
+use castella_eval::nnue::Network;
 use checkpoint::Checkpoint;
 use model::{Shape, CLIP, W1};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rayon::prelude::*;
-use sample::{Sample, Target};
+use sample::{Sample, Target, Teacher};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -52,6 +53,14 @@ pub struct Config {
     /// Network files whose whole evaluation's validation error is printed
     /// first, to compare with.
     pub baselines: Vec<PathBuf>,
+    /// Network files whose mean is the teacher; none: the embedded one.
+    pub teacher_nets: Vec<PathBuf>,
+}
+
+/// The network in the file at `path`.
+fn read_network(path: &std::path::Path) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The learning rate after `done` of `total` steps.
@@ -72,10 +81,17 @@ pub fn mean_error(p: &[f32], data: &[Sample], shape: &Shape) -> f64 {
 /// Loads the data, trains, and writes the best network to `c.out`.
 pub fn run(c: &Config) -> Result<(), String> {
     let start = Instant::now();
+    let teacher_nets = c
+        .teacher_nets
+        .iter()
+        .map(|p| read_network(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let teacher = Teacher::ensemble(teacher_nets);
     let (train, valid) = sample::load(
         &c.files,
         &c.filter,
         c.target,
+        &teacher,
         &c.shape.inputs,
         c.hold_out_every,
         c.children,
@@ -93,15 +109,23 @@ pub fn run(c: &Config) -> Result<(), String> {
         valid.len(),
         start.elapsed().as_secs_f64()
     );
+    let error_of = |judge: &Teacher| {
+        sample::baseline_error(&c.files, &c.filter, c.target, c.hold_out_every, judge)
+    };
     for path in &c.baselines {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let net = castella_eval::nnue::Network::from_bytes(&bytes)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let err = sample::baseline_error(&c.files, &c.filter, c.target, c.hold_out_every, &net)?;
+        let net = read_network(path)?;
+        let described = net.describe();
+        let err = error_of(&Teacher::ensemble(vec![net]))?;
         eprintln!(
-            "validation error of {} ({}): {err:.6}",
-            path.display(),
-            net.describe()
+            "validation error of {} ({described}): {err:.6}",
+            path.display()
+        );
+    }
+    if !c.teacher_nets.is_empty() {
+        eprintln!(
+            "validation error of the teacher, the mean of {} networks: {:.6}",
+            c.teacher_nets.len(),
+            error_of(&teacher)?
         );
     }
     let param_count = c.shape.params();

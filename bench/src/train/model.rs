@@ -333,7 +333,7 @@ pub fn dequantise_for(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
 mod tests {
     use super::*;
     use crate::games::{Outcome, Scored};
-    use crate::train::sample::Target;
+    use crate::train::sample::{Target, Teacher};
     use castella_eval::nnue::{Network, KING_SQUARES};
     use castella_movegen::Position;
     use rand::SeedableRng;
@@ -388,7 +388,14 @@ mod tests {
                 score: 0,
                 ply: 0,
             };
-            let sample = Sample::new(&s, Outcome::Draw, target, &shape.inputs).unwrap();
+            let sample = Sample::new(
+                &s,
+                Outcome::Draw,
+                target,
+                &Teacher::embedded(),
+                &shape.inputs,
+            )
+            .unwrap();
             let float = output_cp(p, &sample, shape);
             largest = largest.max((float - net.evaluate(&pos) as f32).abs());
         }
@@ -449,6 +456,32 @@ mod tests {
             let d = largest_difference(&p, &shape);
             assert!(d <= 1.0, "{shape:?}: {d} cp apart");
         }
+    }
+
+    /// An ensemble teacher evaluates as the mean of its networks, and an
+    /// empty one as the network this build embeds.
+    #[test]
+    fn an_ensemble_teaches_its_networks_mean() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let shape = shapes()[0];
+        let nets: Vec<Network> = (0..2)
+            .map(|_| {
+                let p = random_network(&mut rng, &shape, false);
+                Network::from_bytes(&quantise(&p, &shape)).unwrap()
+            })
+            .collect();
+        let pos =
+            Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
+                .unwrap();
+        let each: Vec<i32> = nets
+            .iter()
+            .map(|n| castella_eval::static_eval_with(n, &pos))
+            .collect();
+        assert_ne!(each[0], each[1], "two random networks disagree");
+        let mean = (each[0] + each[1]) as f32 / 2.0;
+        assert_eq!(Teacher::ensemble(nets).eval(&pos), mean);
+        let embedded = castella_eval::static_eval(&pos) as f32;
+        assert_eq!(Teacher::embedded().eval(&pos), embedded);
     }
 
     /// A network file read back into floats and written again is the same

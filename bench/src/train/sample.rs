@@ -3,7 +3,7 @@
 
 use crate::filter::Filter;
 use crate::games::{self, Outcome, Scored};
-use castella_eval::nnue::{for_each_feature, Inputs, MAX_ACTIVE};
+use castella_eval::nnue::{for_each_feature, Inputs, Network, MAX_ACTIVE};
 use castella_eval::PHASE_MAX;
 use castella_movegen::{Color, Position};
 use rand::rngs::StdRng;
@@ -58,15 +58,47 @@ impl Target {
     /// The target for a training position `pos` whose search scored `cp`:
     /// [`Target::value`] with the score's expectation blended with the
     /// teacher's as [`Target::teacher_mix`] says.
-    fn training_value(&self, pos: &Position, result: f32, cp: f32) -> f32 {
+    fn training_value(&self, pos: &Position, result: f32, cp: f32, teacher: &Teacher) -> f32 {
         // With `teacher` the score is the teacher's already.
         let w = self.teacher_mix * phase_share(pos);
         if w <= 0.0 || self.teacher {
             return self.value(result, cp);
         }
-        let teacher = self.sigmoid(castella_eval::static_eval(pos) as f32);
-        let expected = (1.0 - w) * self.sigmoid(cp) + w * teacher;
+        let expected = (1.0 - w) * self.sigmoid(cp) + w * self.sigmoid(teacher.eval(pos));
         self.lambda * result + (1.0 - self.lambda) * expected
+    }
+}
+
+/// The evaluation that labels positions for distillation: the network
+/// this build embeds, or several networks' mean (an ensemble, which errs
+/// less than any one of them).
+pub struct Teacher {
+    nets: Vec<Network>,
+}
+
+impl Teacher {
+    /// The network this build embeds.
+    pub fn embedded() -> Teacher {
+        Teacher { nets: Vec::new() }
+    }
+
+    /// The mean of `nets` (the embedded network if there are none).
+    pub fn ensemble(nets: Vec<Network>) -> Teacher {
+        Teacher { nets }
+    }
+
+    /// The teacher's evaluation of `pos` in centipawns, from the side to
+    /// move's view: with several networks, the mean of their scores.
+    pub fn eval(&self, pos: &Position) -> f32 {
+        if self.nets.is_empty() {
+            return castella_eval::static_eval(pos) as f32;
+        }
+        let sum: i32 = self
+            .nets
+            .iter()
+            .map(|net| castella_eval::static_eval_with(net, pos))
+            .sum();
+        sum as f32 / self.nets.len() as f32
     }
 }
 
@@ -80,23 +112,30 @@ impl Sample {
     /// The sample of `s`, from a game that ended in `outcome`, on the
     /// network's `inputs`; `None` for a position with more pieces than
     /// inputs allow.
-    pub fn new(s: &Scored, outcome: Outcome, target: Target, inputs: &Inputs) -> Option<Sample> {
-        Sample::at(&s.pos, s.score as i32, outcome, target, inputs)
+    pub fn new(
+        s: &Scored,
+        outcome: Outcome,
+        target: Target,
+        teacher: &Teacher,
+        inputs: &Inputs,
+    ) -> Option<Sample> {
+        Sample::at(&s.pos, s.score as f32, outcome, target, teacher, inputs)
     }
 
     /// The sample of `pos`, whose search score was `score` (unused with a
     /// teacher), from a game that ended in `outcome`.
     fn at(
         pos: &Position,
-        score: i32,
+        score: f32,
         outcome: Outcome,
         target: Target,
+        teacher: &Teacher,
         inputs: &Inputs,
     ) -> Option<Sample> {
         let black = pos.side_to_move() == Color::Black;
         let result = outcome.score_for(pos.side_to_move());
         let score = if target.teacher {
-            castella_eval::static_eval(pos)
+            teacher.eval(pos)
         } else {
             score
         };
@@ -104,7 +143,7 @@ impl Sample {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
             count: 0,
-            target: target.training_value(pos, result, score as f32),
+            target: target.training_value(pos, result, score, teacher),
         };
         let mut n = 0;
         let mut fits = true;
@@ -129,11 +168,13 @@ impl Sample {
 /// is trained on. With a teacher (`target.teacher`), each training
 /// position also brings up to `children` positions one random legal move
 /// later (not in check), which only the teacher can label. Samples list
-/// the network's `inputs`.
+/// the network's `inputs`; `teacher` labels them for distillation.
+#[allow(clippy::too_many_arguments)]
 pub fn load(
     files: &[String],
     filter: &Filter,
     target: Target,
+    teacher: &Teacher,
     inputs: &Inputs,
     hold_out_every: u32,
     children: u32,
@@ -167,9 +208,9 @@ pub fn load(
                 // The reader replayed every game already: it cannot fail.
                 let _ = g.for_each_position(|s| {
                     if filter.accepts(&s) {
-                        v.extend(Sample::new(&s, g.outcome, target, inputs));
+                        v.extend(Sample::new(&s, g.outcome, target, teacher, inputs));
                         for child in random_children(&s, g.index, children) {
-                            v.extend(Sample::at(&child, 0, g.outcome, target, inputs));
+                            v.extend(Sample::at(&child, 0.0, g.outcome, target, teacher, inputs));
                         }
                     }
                 });
@@ -204,14 +245,14 @@ fn random_children(s: &Scored, game: u32, n: u32) -> Vec<Position> {
 }
 
 /// The mean squared error, on the held-out games of `files`, of the
-/// engine's evaluation with `net`: what a trained network is compared
-/// with.
+/// evaluation `judge` (one network, or an ensemble's mean): what a
+/// trained network is compared with.
 pub fn baseline_error(
     files: &[String],
     filter: &Filter,
     target: Target,
     hold_out_every: u32,
-    net: &castella_eval::nnue::Network,
+    judge: &Teacher,
 ) -> Result<f64, String> {
     let (mut sum, mut n) = (0f64, 0usize);
     for f in files {
@@ -227,8 +268,7 @@ pub fn baseline_error(
                 }
                 let result = g.outcome.score_for(s.pos.side_to_move());
                 let t = target.value(result, s.score as f32);
-                let eval = castella_eval::static_eval_with(net, &s.pos) as f32;
-                let e = target.sigmoid(eval) - t;
+                let e = target.sigmoid(judge.eval(&s.pos)) - t;
                 sum += (e * e) as f64;
                 n += 1;
             });
@@ -255,11 +295,12 @@ mod tests {
         let teacher = target.sigmoid(castella_eval::static_eval(&full) as f32);
         let blended = 0.5 * target.sigmoid(120.0) + 0.5 * teacher;
         let expected = 0.25 * 1.0 + 0.75 * blended;
-        assert!((target.training_value(&full, 1.0, 120.0) - expected).abs() < 1e-6);
+        let embedded = Teacher::embedded();
+        assert!((target.training_value(&full, 1.0, 120.0, &embedded) - expected).abs() < 1e-6);
         let pawns = Position::from_fen("8/5k2/3p4/8/4P3/8/2K5/8 w - - 0 40").unwrap();
         assert_eq!(phase_share(&pawns), 0.0);
         assert_eq!(
-            target.training_value(&pawns, 0.5, -80.0),
+            target.training_value(&pawns, 0.5, -80.0, &embedded),
             target.value(0.5, -80.0)
         );
         let rooks = Position::from_fen("3r2k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 30").unwrap();
