@@ -327,10 +327,7 @@ impl Uci {
             info_string("EvalFile: using the embedded network");
             return;
         }
-        let loaded = std::fs::read(path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| castella_eval::nnue::Network::from_bytes(&bytes));
-        match loaded {
+        match castella_eval::nnue::Network::read(std::path::Path::new(path)) {
             Ok(net) => {
                 info_string(&format!("EvalFile: loaded {path} ({})", net.describe()));
                 self.engine.set_network(Arc::new(net));

@@ -57,10 +57,9 @@ pub struct Config {
     pub teacher_nets: Vec<PathBuf>,
 }
 
-/// The network in the file at `path`.
+/// The network in the file at `path`; an error names the file.
 fn read_network(path: &std::path::Path) -> Result<Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    Network::read(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The learning rate after `done` of `total` steps.

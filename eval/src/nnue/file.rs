@@ -54,6 +54,13 @@ impl Reader<'_> {
 }
 
 impl Network {
+    /// Reads and parses the network file at `path`; an error says why it
+    /// could not be read or what is wrong with it.
+    pub fn read(path: &std::path::Path) -> Result<Network, String> {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        Network::from_bytes(&bytes)
+    }
+
     /// Parses a network file; an error says what is wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let mut r = Reader(bytes);

@@ -331,6 +331,22 @@ mod tests {
         assert_eq!(net.evaluate(&pos), network().evaluate(&pos));
     }
 
+    /// A file is read as its bytes parse; a missing file is an error.
+    #[test]
+    fn network_files_are_read_from_disk() {
+        let dir = std::env::temp_dir().join(format!("castella-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("net.nnue");
+        std::fs::write(&path, crate::NETWORK_FILE).unwrap();
+        let net = Network::read(&path).unwrap();
+        let pos = Position::from_fen(FENS[0]).unwrap();
+        assert_eq!(net.evaluate(&pos), network().evaluate(&pos));
+        std::fs::write(&path, b"CSNN").unwrap();
+        assert!(Network::read(&path).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(Network::read(&path).is_err());
+    }
+
     /// Both views go through the same weights, so swapping the colours
     /// (and the side to move) swaps the views and leaves the output as is.
     #[test]
