@@ -35,7 +35,7 @@
 //! hand-written evaluation and its correction). `--children N` adds up
 //! to N positions a random move after each training position, which
 //! only the teacher can label. `--teacher-mix X` blends the teacher
-//! into the search's score instead (see `Target::teacher_mix`): share X
+//! into the search's score instead (see `Distill::mix`): share X
 //! at full material, none in a pawn ending. `--teacher-net NET`
 //! (repeatable) makes the teacher the mean of those networks'
 //! evaluations instead of the embedded one: an ensemble, whose error on
@@ -56,7 +56,7 @@
 
 use castella_bench::filter::Filter;
 use castella_bench::train::model::{Activation, Shape};
-use castella_bench::train::sample::Target;
+use castella_bench::train::sample::{Distill, Target};
 use castella_bench::train::{self, Config};
 use castella_eval::nnue::{
     is_valid_hidden, Inputs, HIDDEN_STEP, KING_SQUARES, MAX_BUCKETS, MAX_HIDDEN,
@@ -76,8 +76,6 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
         target: Target {
             lambda: 0.0,
             scale: 210.0,
-            teacher: false,
-            teacher_mix: 0.0,
         },
         shape: Shape {
             hidden: 256,
@@ -98,7 +96,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
         out: "castella.nnue".into(),
         resume: false,
         init: None,
-        children: 0,
+        distill: Distill::default(),
         baselines: Vec::new(),
         teacher_nets: Vec::new(),
     };
@@ -150,14 +148,14 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             "--out" => c.out = value()?.into(),
             "--resume" => c.resume = true,
             "--init" => c.init = Some(value()?.into()),
-            "--teacher" => c.target.teacher = true,
+            "--teacher" => c.distill.replace = true,
             "--teacher-mix" => {
-                c.target.teacher_mix = num(&flag, value()?)?;
-                if !(0.0..=1.0).contains(&c.target.teacher_mix) {
+                c.distill.mix = num(&flag, value()?)?;
+                if !(0.0..=1.0).contains(&c.distill.mix) {
                     return Err("--teacher-mix must lie from 0 to 1".into());
                 }
             }
-            "--children" => c.children = num(&flag, value()?)?,
+            "--children" => c.distill.children = num(&flag, value()?)?,
             "--teacher-net" => c.teacher_nets.push(value()?.into()),
             "--baseline" => c.baselines.push(value()?.into()),
             "-h" | "--help" => return Err(USAGE.into()),

@@ -13,7 +13,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rayon::prelude::*;
-use sample::{Sample, Target, Teacher};
+use sample::{Distill, Labels, Sample, Target, Teacher};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -47,9 +47,8 @@ pub struct Config {
     /// optimiser and schedule: to fine-tune a distilled network on search
     /// scores, or the shipped network on new games.
     pub init: Option<PathBuf>,
-    /// With a teacher, random children per training position (see
-    /// `sample::load`).
-    pub children: u32,
+    /// How a teacher labels training positions, if at all.
+    pub distill: Distill,
     /// Network files whose whole evaluation's validation error is printed
     /// first, to compare with.
     pub baselines: Vec<PathBuf>,
@@ -86,14 +85,17 @@ pub fn run(c: &Config) -> Result<(), String> {
         .map(|p| read_network(p))
         .collect::<Result<Vec<_>, _>>()?;
     let teacher = Teacher::ensemble(teacher_nets);
+    let labels = Labels {
+        target: c.target,
+        distill: c.distill,
+        teacher: &teacher,
+    };
     let (train, valid) = sample::load(
         &c.files,
         &c.filter,
-        c.target,
-        &teacher,
+        labels,
         &c.shape.inputs,
         c.hold_out_every,
-        c.children,
     )?;
     if train.len() < 100 || valid.is_empty() {
         return Err(format!(

@@ -333,7 +333,7 @@ pub fn dequantise_for(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
 mod tests {
     use super::*;
     use crate::games::{Outcome, Scored};
-    use crate::train::sample::{Target, Teacher};
+    use crate::train::sample::{Distill, Labels, Target, Teacher};
     use castella_eval::nnue::{Network, KING_SQUARES};
     use castella_movegen::Position;
     use rand::SeedableRng;
@@ -370,8 +370,11 @@ mod tests {
         let target = Target {
             lambda: 0.0,
             scale: 400.0,
-            teacher: false,
-            teacher_mix: 0.0,
+        };
+        let labels = Labels {
+            target,
+            distill: Distill::default(),
+            teacher: &Teacher::embedded(),
         };
         let mut largest = 0f32;
         for fen in [
@@ -388,14 +391,7 @@ mod tests {
                 score: 0,
                 ply: 0,
             };
-            let sample = Sample::new(
-                &s,
-                Outcome::Draw,
-                target,
-                &Teacher::embedded(),
-                &shape.inputs,
-            )
-            .unwrap();
+            let sample = Sample::new(&s, Outcome::Draw, labels, &shape.inputs).unwrap();
             let float = output_cp(p, &sample, shape);
             largest = largest.max((float - net.evaluate(&pos) as f32).abs());
         }

@@ -29,18 +29,6 @@ pub struct Target {
     /// Centipawns per unit of the logistic: the network's output goes
     /// through the same `σ(cp / scale)`, so it learns the score's scale.
     pub scale: f32,
-    /// Score each position with the static evaluation this build embeds
-    /// instead of the search's score: distillation, to seed a network
-    /// from the evaluation it replaces, which can label any position, not
-    /// only those played.
-    pub teacher: bool,
-    /// The teacher's share of a training position's score at full
-    /// material, falling with the non-pawn material to none in a pawn
-    /// ending: the search's score where it knows more than the evaluation
-    /// it replaces (the ending), the teacher where the search is shallow
-    /// for the position (the opening). 0 is the search's score alone;
-    /// validation targets are always that.
-    pub teacher_mix: f32,
 }
 
 impl Target {
@@ -54,18 +42,66 @@ impl Target {
     pub fn value(&self, result: f32, cp: f32) -> f32 {
         self.lambda * result + (1.0 - self.lambda) * self.sigmoid(cp)
     }
+}
 
-    /// The target for a training position `pos` whose search scored `cp`:
-    /// [`Target::value`] with the score's expectation blended with the
-    /// teacher's as [`Target::teacher_mix`] says.
-    fn training_value(&self, pos: &Position, result: f32, cp: f32, teacher: &Teacher) -> f32 {
-        // With `teacher` the score is the teacher's already.
-        let w = self.teacher_mix * phase_share(pos);
-        if w <= 0.0 || self.teacher {
-            return self.value(result, cp);
+/// How a teacher (see [`Teacher`]) takes part in the training targets:
+/// distillation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Distill {
+    /// Score every training position with the teacher instead of the
+    /// search: to seed a network from the evaluation it replaces, which
+    /// can label any position, not only those played.
+    pub replace: bool,
+    /// The teacher's share of a training position's score at full
+    /// material, falling with the non-pawn material to none in a pawn
+    /// ending: the search's score where it knows more than the evaluation
+    /// it replaces (the ending), the teacher where the search is shallow
+    /// for the position (the opening). 0 is the search's score alone.
+    pub mix: f32,
+    /// With `replace`, up to this many positions one random legal move
+    /// after each training position, which only the teacher can label.
+    pub children: u32,
+}
+
+/// Everything that labels a training position: the target, and the
+/// teacher as `distill` says.
+#[derive(Clone, Copy)]
+pub struct Labels<'a> {
+    pub target: Target,
+    pub distill: Distill,
+    pub teacher: &'a Teacher,
+}
+
+impl Labels<'_> {
+    /// The labels of held-out games: no mix and no children, so that
+    /// validation targets are the search's scores (the teacher's when it
+    /// replaces the search).
+    fn for_validation(self) -> Self {
+        Labels {
+            distill: Distill {
+                mix: 0.0,
+                children: 0,
+                ..self.distill
+            },
+            ..self
         }
-        let expected = (1.0 - w) * self.sigmoid(cp) + w * self.sigmoid(teacher.eval(pos));
-        self.lambda * result + (1.0 - self.lambda) * expected
+    }
+
+    /// The target for a position `pos` whose search scored `cp` (unused
+    /// when the teacher replaces the search): [`Target::value`] with the
+    /// score's expectation blended with the teacher's as
+    /// [`Distill::mix`] says.
+    fn training_value(&self, pos: &Position, result: f32, cp: f32) -> f32 {
+        let target = self.target;
+        if self.distill.replace {
+            return target.value(result, self.teacher.eval(pos));
+        }
+        let w = self.distill.mix * phase_share(pos);
+        if w <= 0.0 {
+            return target.value(result, cp);
+        }
+        let expected = (1.0 - w) * target.sigmoid(cp) + w * target.sigmoid(self.teacher.eval(pos));
+        target.lambda * result + (1.0 - target.lambda) * expected
     }
 }
 
@@ -112,38 +148,27 @@ impl Sample {
     /// The sample of `s`, from a game that ended in `outcome`, on the
     /// network's `inputs`; `None` for a position with more pieces than
     /// inputs allow.
-    pub fn new(
-        s: &Scored,
-        outcome: Outcome,
-        target: Target,
-        teacher: &Teacher,
-        inputs: &Inputs,
-    ) -> Option<Sample> {
-        Sample::at(&s.pos, s.score as f32, outcome, target, teacher, inputs)
+    pub fn new(s: &Scored, outcome: Outcome, labels: Labels, inputs: &Inputs) -> Option<Sample> {
+        Sample::at(&s.pos, s.score as f32, outcome, labels, inputs)
     }
 
-    /// The sample of `pos`, whose search score was `score` (unused with a
-    /// teacher), from a game that ended in `outcome`.
+    /// The sample of `pos`, whose search score was `score` (unused when
+    /// the teacher replaces the search), from a game that ended in
+    /// `outcome`.
     fn at(
         pos: &Position,
         score: f32,
         outcome: Outcome,
-        target: Target,
-        teacher: &Teacher,
+        labels: Labels,
         inputs: &Inputs,
     ) -> Option<Sample> {
         let black = pos.side_to_move() == Color::Black;
         let result = outcome.score_for(pos.side_to_move());
-        let score = if target.teacher {
-            teacher.eval(pos)
-        } else {
-            score
-        };
         let mut sample = Sample {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
             count: 0,
-            target: target.training_value(pos, result, score, teacher),
+            target: labels.training_value(pos, result, score),
         };
         let mut n = 0;
         let mut fits = true;
@@ -162,22 +187,19 @@ impl Sample {
     }
 }
 
-/// The samples of `files` that pass `filter`: training samples, and
-/// validation samples from the held-out games (every game whose index is a
-/// multiple of `hold_out_every`), so that no position of a validation game
-/// is trained on. With a teacher (`target.teacher`), each training
-/// position also brings up to `children` positions one random legal move
-/// later (not in check), which only the teacher can label. Samples list
-/// the network's `inputs`; `teacher` labels them for distillation.
-#[allow(clippy::too_many_arguments)]
+/// The samples of `files` that pass `filter`, labelled by `labels`:
+/// training samples, and validation samples from the held-out games
+/// (every game whose index is a multiple of `hold_out_every`), so that
+/// no position of a validation game is trained on (see
+/// [`Labels::for_validation`]). When the teacher replaces the search,
+/// each training position also brings [`Distill::children`] positions.
+/// Samples list the network's `inputs`.
 pub fn load(
     files: &[String],
     filter: &Filter,
-    target: Target,
-    teacher: &Teacher,
+    labels: Labels,
     inputs: &Inputs,
     hold_out_every: u32,
-    children: u32,
 ) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let mut train = Vec::new();
     let mut valid = Vec::new();
@@ -192,25 +214,22 @@ pub fn load(
             .map(|g| {
                 let mut v = Vec::new();
                 let held_out = g.index % hold_out_every.max(1) == 0;
-                let target = if held_out {
-                    Target {
-                        teacher_mix: 0.0,
-                        ..target
-                    }
+                let labels = if held_out {
+                    labels.for_validation()
                 } else {
-                    target
+                    labels
                 };
-                let children = if target.teacher && !held_out {
-                    children
+                let children = if labels.distill.replace {
+                    labels.distill.children
                 } else {
                     0
                 };
                 // The reader replayed every game already: it cannot fail.
                 let _ = g.for_each_position(|s| {
                     if filter.accepts(&s) {
-                        v.extend(Sample::new(&s, g.outcome, target, teacher, inputs));
+                        v.extend(Sample::new(&s, g.outcome, labels, inputs));
                         for child in random_children(&s, g.index, children) {
-                            v.extend(Sample::at(&child, 0.0, g.outcome, target, teacher, inputs));
+                            v.extend(Sample::at(&child, 0.0, g.outcome, labels, inputs));
                         }
                     }
                 });
@@ -288,20 +307,48 @@ mod tests {
         let target = Target {
             lambda: 0.25,
             scale: 210.0,
-            teacher: false,
-            teacher_mix: 0.5,
+        };
+        let distill = Distill {
+            mix: 0.5,
+            ..Distill::default()
+        };
+        let embedded = Teacher::embedded();
+        let labels = Labels {
+            target,
+            distill,
+            teacher: &embedded,
         };
         let full = Position::startpos();
         let teacher = target.sigmoid(castella_eval::static_eval(&full) as f32);
         let blended = 0.5 * target.sigmoid(120.0) + 0.5 * teacher;
         let expected = 0.25 * 1.0 + 0.75 * blended;
-        let embedded = Teacher::embedded();
-        assert!((target.training_value(&full, 1.0, 120.0, &embedded) - expected).abs() < 1e-6);
+        assert!((labels.training_value(&full, 1.0, 120.0) - expected).abs() < 1e-6);
         let pawns = Position::from_fen("8/5k2/3p4/8/4P3/8/2K5/8 w - - 0 40").unwrap();
         assert_eq!(phase_share(&pawns), 0.0);
         assert_eq!(
-            target.training_value(&pawns, 0.5, -80.0, &embedded),
+            labels.training_value(&pawns, 0.5, -80.0),
             target.value(0.5, -80.0)
+        );
+        // Held-out games: the search's score alone.
+        assert_eq!(
+            labels.for_validation().training_value(&full, 1.0, 120.0),
+            target.value(1.0, 120.0)
+        );
+        // A teacher that replaces the search, in training and validation.
+        let replaced = Labels {
+            distill: Distill {
+                replace: true,
+                ..distill
+            },
+            ..labels
+        };
+        assert_eq!(
+            replaced.for_validation().training_value(&full, 1.0, 120.0),
+            target.value(1.0, castella_eval::static_eval(&full) as f32)
+        );
+        assert_eq!(
+            replaced.training_value(&full, 1.0, 120.0),
+            target.value(1.0, castella_eval::static_eval(&full) as f32)
         );
         let rooks = Position::from_fen("3r2k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 30").unwrap();
         assert_eq!(phase_share(&rooks), 4.0 / 24.0);
