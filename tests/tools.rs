@@ -1,6 +1,6 @@
 //! Tests of the Python tools under `bench/tools` that need no more than
 //! python3 (the ones that need python-chess are smoke-tested in
-//! `protocol.rs`).
+//! `tests/protocol/python.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
