@@ -34,7 +34,8 @@
 //! score: distillation, which seeded network 2 from network 1 (the
 //! hand-written evaluation and its correction). `--children N` adds up
 //! to N positions a random move after each training position, which
-//! only the teacher can label. `--teacher-mix X` blends the teacher
+//! only the teacher can label (with or without `--teacher`): positions
+//! like those the search evaluates off the played line. `--teacher-mix X` blends the teacher
 //! into the search's score instead (see `Distill::mix`): share X
 //! at full material, none in a pawn ending. `--teacher-net NET`
 //! (repeatable) makes the teacher the mean of those networks'

@@ -58,8 +58,9 @@ pub struct Distill {
     /// it replaces (the ending), the teacher where the search is shallow
     /// for the position (the opening). 0 is the search's score alone.
     pub mix: f32,
-    /// With `replace`, up to this many positions one random legal move
-    /// after each training position, which only the teacher can label.
+    /// Up to this many positions one random legal move after each
+    /// training position, which only the teacher can label: positions
+    /// like the ones the search evaluates off the played line.
     pub children: u32,
 }
 
@@ -102,6 +103,12 @@ impl Labels<'_> {
         }
         let expected = (1.0 - w) * target.sigmoid(cp) + w * target.sigmoid(self.teacher.eval(pos));
         target.lambda * result + (1.0 - target.lambda) * expected
+    }
+
+    /// The target for a position a random move off the game (see
+    /// [`Distill::children`]): the teacher's score, which is all there is.
+    fn child_value(&self, pos: &Position, result: f32) -> f32 {
+        self.target.value(result, self.teacher.eval(pos))
     }
 }
 
@@ -149,26 +156,26 @@ impl Sample {
     /// network's `inputs`; `None` for a position with more pieces than
     /// inputs allow.
     pub fn new(s: &Scored, outcome: Outcome, labels: Labels, inputs: &Inputs) -> Option<Sample> {
-        Sample::at(&s.pos, s.score as f32, outcome, labels, inputs)
+        let result = outcome.score_for(s.pos.side_to_move());
+        let target = labels.training_value(&s.pos, result, s.score as f32);
+        Sample::at(&s.pos, target, inputs)
     }
 
-    /// The sample of `pos`, whose search score was `score` (unused when
-    /// the teacher replaces the search), from a game that ended in
-    /// `outcome`.
-    fn at(
-        pos: &Position,
-        score: f32,
-        outcome: Outcome,
-        labels: Labels,
-        inputs: &Inputs,
-    ) -> Option<Sample> {
+    /// The sample of `pos`, a random move off a game that ended in
+    /// `outcome`: the teacher labels it.
+    fn child(pos: &Position, outcome: Outcome, labels: Labels, inputs: &Inputs) -> Option<Sample> {
+        let target = labels.child_value(pos, outcome.score_for(pos.side_to_move()));
+        Sample::at(pos, target, inputs)
+    }
+
+    /// The sample of `pos` with the target `target`.
+    fn at(pos: &Position, target: f32, inputs: &Inputs) -> Option<Sample> {
         let black = pos.side_to_move() == Color::Black;
-        let result = outcome.score_for(pos.side_to_move());
         let mut sample = Sample {
             us: [0; MAX_ACTIVE],
             them: [0; MAX_ACTIVE],
             count: 0,
-            target: labels.training_value(pos, result, score),
+            target,
         };
         let mut n = 0;
         let mut fits = true;
@@ -191,8 +198,8 @@ impl Sample {
 /// training samples, and validation samples from the held-out games
 /// (every game whose index is a multiple of `hold_out_every`), so that
 /// no position of a validation game is trained on (see
-/// [`Labels::for_validation`]). When the teacher replaces the search,
-/// each training position also brings [`Distill::children`] positions.
+/// [`Labels::for_validation`]). Each training position also brings
+/// [`Distill::children`] positions, labelled by the teacher.
 /// Samples list the network's `inputs`.
 pub fn load(
     files: &[String],
@@ -219,17 +226,13 @@ pub fn load(
                 } else {
                     labels
                 };
-                let children = if labels.distill.replace {
-                    labels.distill.children
-                } else {
-                    0
-                };
+                let children = labels.distill.children;
                 // The reader replayed every game already: it cannot fail.
                 let _ = g.for_each_position(|s| {
                     if filter.accepts(&s) {
                         v.extend(Sample::new(&s, g.outcome, labels, inputs));
                         for child in random_children(&s, g.index, children) {
-                            v.extend(Sample::at(&child, 0.0, g.outcome, labels, inputs));
+                            v.extend(Sample::child(&child, g.outcome, labels, inputs));
                         }
                     }
                 });
@@ -333,6 +336,12 @@ mod tests {
         assert_eq!(
             labels.for_validation().training_value(&full, 1.0, 120.0),
             target.value(1.0, 120.0)
+        );
+        // Children off the game are the teacher's alone, mix or not.
+        let teacher_cp = castella_eval::static_eval(&full) as f32;
+        assert_eq!(
+            labels.child_value(&full, 1.0),
+            target.value(1.0, teacher_cp)
         );
         // A teacher that replaces the search, in training and validation.
         let replaced = Labels {
