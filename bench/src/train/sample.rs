@@ -197,8 +197,8 @@ impl Sample {
 /// The samples of `files` that pass `filter`, labelled by `labels`:
 /// training samples, and validation samples from the held-out games
 /// (every game whose index is a multiple of `hold_out_every`), so that
-/// no position of a validation game is trained on (see
-/// [`Labels::for_validation`]). Each training position also brings
+/// no position of a validation game is trained on; they get no mix and
+/// no children. Each training position also brings
 /// [`Distill::children`] positions, labelled by the teacher.
 /// Samples list the network's `inputs`.
 pub fn load(
