@@ -35,9 +35,10 @@
 //! hand-written evaluation and its correction). `--children N` adds up
 //! to N positions a random move after each training position, which
 //! only the teacher can label (with or without `--teacher`): positions
-//! like those the search evaluates off the played line. `--teacher-mix X` blends the teacher
-//! into the search's score instead (see `Distill::mix`): share X
-//! at full material, none in a pawn ending. `--teacher-net NET`
+//! like those the search evaluates off the played line. `--teacher-mix
+//! X` blends the teacher into the search's score of the game positions
+//! (see `Distill::mix`): share X at full material, none in a pawn
+//! ending. `--teacher-net NET`
 //! (repeatable) makes the teacher the mean of those networks'
 //! evaluations instead of the embedded one: an ensemble, whose error on
 //! the held-out games is printed first. `--init CKPT` starts from a
