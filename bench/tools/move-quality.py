@@ -170,7 +170,11 @@ def run_pool(jobs, workers, make, work):
     errors = []
 
     def loop():
-        proc = make()
+        try:
+            proc = make()
+        except Exception as e:  # an engine that cannot start
+            errors.append(e)
+            return
         try:
             while True:
                 try:
