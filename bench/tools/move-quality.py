@@ -227,6 +227,9 @@ def score(args):
                 json.dump({"judge_nodes": args.judge_nodes, "scores": cache}, f)
             os.replace(args.cache + ".tmp", args.cache)
 
+    def make_judge():
+        return Uci(args.judge, {"Threads": 1, "Hash": 64})
+
     # 1. Every engine's choice, and the judge's own.
     choices = {}
     for spec in engines:
@@ -237,9 +240,8 @@ def score(args):
         print(f"{spec['name']}: moves chosen", file=sys.stderr)
     missing = [fen for fen in fens if f"best|{fen}" not in cache]
     if missing:
-        make = lambda: Uci(args.judge, {"Threads": 1, "Hash": 64})  # noqa: E731
         found = run_pool(
-            missing, args.workers, make, lambda p, fen: p.search(fen, [], args.judge_nodes)[0]
+            missing, args.workers, make_judge, lambda p, fen: p.search(fen, [], args.judge_nodes)[0]
         )
         for fen, move in zip(missing, found):
             cache[f"best|{fen}"] = move
@@ -248,13 +250,9 @@ def score(args):
     print("judge: moves chosen", file=sys.stderr)
 
     # 2. The judge's value of every move chosen, from the mover's side.
+    every_choice = list(choices.values()) + [judge_best]
     wanted = sorted(
-        {
-            f"{fen}|{move}"
-            for moves in list(choices.values()) + [judge_best]
-            for fen, move in zip(fens, moves)
-        }
-        - set(cache)
+        {f"{fen}|{move}" for moves in every_choice for fen, move in zip(fens, moves)} - set(cache)
     )
     print(f"judge: {len(wanted)} new moves to value", file=sys.stderr)
 
@@ -268,20 +266,20 @@ def score(args):
 
     for start in range(0, len(wanted), 200):
         part = wanted[start : start + 200]
-        make = lambda: Uci(args.judge, {"Threads": 1, "Hash": 64})  # noqa: E731
-        for key, cp in zip(part, run_pool(part, args.workers, make, value)):
+        for key, cp in zip(part, run_pool(part, args.workers, make_judge, value)):
             cache[key] = cp
         save()
         print(f"judge: {start + len(part)}/{len(wanted)}", file=sys.stderr)
 
-    # 3. Report.
+    # 3. Report: a move's loss is against the best move any engine or
+    # the judge chose in its position.
+    def value_of(fen, move):
+        return expected(cache[f"{fen}|{move}"], args.scale)
+
+    best = [max(value_of(fen, m[i]) for m in every_choice) for i, fen in enumerate(fens)]
+
     def losses(moves):
-        out = []
-        for i, (fen, move) in enumerate(zip(fens, moves)):
-            candidates = [cache[f"{fen}|{m[i]}"] for m in list(choices.values()) + [judge_best]]
-            best = max(expected(cp, args.scale) for cp in candidates)
-            out.append(best - expected(cache[f"{fen}|{move}"], args.scale))
-        return out
+        return [b - value_of(fen, move) for b, fen, move in zip(best, fens, moves)]
 
     base = losses(choices[engines[0]["name"]])
     print(

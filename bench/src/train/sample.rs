@@ -93,10 +93,10 @@ impl Labels<'_> {
     /// score's expectation blended with the teacher's as
     /// [`Distill::mix`] says.
     fn training_value(&self, pos: &Position, result: f32, cp: f32) -> f32 {
-        let target = self.target;
         if self.distill.replace {
-            return target.value(result, self.teacher.eval(pos));
+            return self.child_value(pos, result);
         }
+        let target = self.target;
         let w = self.distill.mix * phase_share(pos);
         if w <= 0.0 {
             return target.value(result, cp);
@@ -105,8 +105,9 @@ impl Labels<'_> {
         target.lambda * result + (1.0 - target.lambda) * expected
     }
 
-    /// The target for a position a random move off the game (see
-    /// [`Distill::children`]): the teacher's score, which is all there is.
+    /// The target from the teacher's score alone: for a position a random
+    /// move off the game (see [`Distill::children`]), which has no other,
+    /// and for every position when the teacher replaces the search.
     fn child_value(&self, pos: &Position, result: f32) -> f32 {
         self.target.value(result, self.teacher.eval(pos))
     }
@@ -322,7 +323,8 @@ mod tests {
             teacher: &embedded,
         };
         let full = Position::startpos();
-        let teacher = target.sigmoid(castella_eval::static_eval(&full) as f32);
+        let teacher_cp = castella_eval::static_eval(&full) as f32;
+        let teacher = target.sigmoid(teacher_cp);
         let blended = 0.5 * target.sigmoid(120.0) + 0.5 * teacher;
         let expected = 0.25 * 1.0 + 0.75 * blended;
         assert!((labels.training_value(&full, 1.0, 120.0) - expected).abs() < 1e-6);
@@ -338,7 +340,6 @@ mod tests {
             target.value(1.0, 120.0)
         );
         // Children off the game are the teacher's alone, mix or not.
-        let teacher_cp = castella_eval::static_eval(&full) as f32;
         assert_eq!(
             labels.child_value(&full, 1.0),
             target.value(1.0, teacher_cp)
@@ -353,11 +354,11 @@ mod tests {
         };
         assert_eq!(
             replaced.for_validation().training_value(&full, 1.0, 120.0),
-            target.value(1.0, castella_eval::static_eval(&full) as f32)
+            target.value(1.0, teacher_cp)
         );
         assert_eq!(
             replaced.training_value(&full, 1.0, 120.0),
-            target.value(1.0, castella_eval::static_eval(&full) as f32)
+            target.value(1.0, teacher_cp)
         );
         let rooks = Position::from_fen("3r2k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 30").unwrap();
         assert_eq!(phase_share(&rooks), 4.0 / 24.0);
