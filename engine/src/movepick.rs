@@ -422,11 +422,12 @@ mod tests {
                 history.add_killer(ply % 8, guess());
                 let prev = guess();
                 history.set_counter(&pos, prev, guess());
-                // Capture history anywhere in its range moves no capture
-                // across the good/bad line.
+                // Capture history anywhere in its range (a step of the
+                // full size sets an entry to it) moves no capture across
+                // the good/bad line.
                 for &mv in legal.iter().filter(|&&m| pos.is_noisy(m)) {
                     let piece = piece12(pos.side_to_move(), pos.piece_on(mv.from()).unwrap());
-                    let delta = rng.gen_range(-40_000..40_000);
+                    let delta = rng.gen_range(-16_384..=16_384);
                     history.update_capture(mv, piece, pos.captured(mv), delta);
                 }
                 for noisy_only in [false, true] {
