@@ -127,7 +127,9 @@ impl History {
         self.captures[piece][mv.to().index()][taken(captured)]
     }
 
-    /// Moves a capture's entry towards +-HISTORY_MAX, as `update_quiet`.
+    /// Moves a capture's entry towards +-HISTORY_MAX, as `update_quiet`;
+    /// `delta` within ±HISTORY_MAX, as the bonus and malus are, or the
+    /// gravity no longer bounds the entry.
     #[inline]
     pub fn update_capture(&mut self, mv: Move, piece: usize, captured: Option<Piece>, delta: i32) {
         gravity(

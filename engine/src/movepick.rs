@@ -1,6 +1,6 @@
 //! Move ordering in stages: the table move, winning captures by the value
-//! they take and capture history, killers and the counter-move, quiet moves by history, and losing
-//! captures last.
+//! they take and capture history, killers and the counter-move, quiet
+//! moves by history, and losing captures last.
 //!
 //! Each stage is generated only when the one before is used up, so a cutoff
 //! by the table move or a capture never pays for generating and scoring the

@@ -147,6 +147,8 @@ params! {
     /// History: a cutoff at depth d adds `min(hist_bonus_quad · d² +
     /// hist_bonus_lin · d, hist_bonus_max)` to its quiet move's history
     /// and `hist_malus_pct` percent of that from the quiet moves tried
+    /// before it; a capture's cutoff adds the same to its capture
+    /// history, and every cutoff takes the malus from the captures tried
     /// before it.
     hist_bonus_quad = 16, 4..=40, 2;
     hist_bonus_lin = 32, 0..=120, 6;
