@@ -1,7 +1,6 @@
 //! Move-ordering memory of one search thread: killer moves, counter-moves,
 //! butterfly history and continuation history (by the moves one and two
-//! plies earlier) for quiet moves, capture history for captures and
-//! promotions, all with gravity.
+//! plies earlier), all with gravity.
 
 use crate::params;
 use crate::value::MAX_PLY;
@@ -45,17 +44,6 @@ pub struct History {
     counters: Box<[[[Move; 64]; 64]; 2]>,
     /// [earlier piece][earlier to][piece][to], flattened.
     continuation: Box<[i32]>,
-    /// Captures and promotions: [piece][to][captured piece, or
-    /// `NOTHING_TAKEN` for a promotion onto an empty square].
-    captures: Box<[[[i32; 7]; 64]; 12]>,
-}
-
-/// The capture-history slot of a promotion that takes nothing.
-const NOTHING_TAKEN: usize = 6;
-
-#[inline]
-fn taken(captured: Option<Piece>) -> usize {
-    captured.map_or(NOTHING_TAKEN, Piece::index)
 }
 
 impl Default for History {
@@ -65,7 +53,6 @@ impl Default for History {
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             counters: Box::new([[[Move::NULL; 64]; 64]; 2]),
             continuation: vec![0; CONT_SIZE].into_boxed_slice(),
-            captures: Box::new([[[0; 7]; 64]; 12]),
         }
     }
 }
@@ -118,24 +105,6 @@ impl History {
                 delta,
             );
         }
-    }
-
-    /// The ordering score of a capture or promotion of `piece` (a piece12
-    /// index) that takes `captured`.
-    #[inline]
-    pub fn capture(&self, mv: Move, piece: usize, captured: Option<Piece>) -> i32 {
-        self.captures[piece][mv.to().index()][taken(captured)]
-    }
-
-    /// Moves a capture's entry towards +-HISTORY_MAX, as `update_quiet`;
-    /// `delta` within ±HISTORY_MAX, as the bonus and malus are, or the
-    /// gravity no longer bounds the entry.
-    #[inline]
-    pub fn update_capture(&mut self, mv: Move, piece: usize, captured: Option<Piece>, delta: i32) {
-        gravity(
-            &mut self.captures[piece][mv.to().index()][taken(captured)],
-            delta,
-        );
     }
 
     #[inline]

@@ -1,13 +1,12 @@
-//! Move ordering in stages: the table move, winning captures by the value
-//! they take and capture history, killers and the counter-move, quiet
-//! moves by history, and losing captures last.
+//! Move ordering in stages: the table move, winning captures by MVV-LVA,
+//! killers and the counter-move, quiet moves by history, and losing
+//! captures last.
 //!
 //! Each stage is generated only when the one before is used up, so a cutoff
 //! by the table move or a capture never pays for generating and scoring the
 //! quiet moves. Within a stage moves are picked best-first by selection.
 
 use crate::history::{piece12, Context, History};
-use crate::params;
 use crate::see::{captured_value, see_ge};
 use arrayvec::ArrayVec;
 use castella_movegen::attacks::{bishop_attacks, knight_attacks, pawn_attacks_all, rook_attacks};
@@ -128,7 +127,7 @@ impl MovePicker {
                 Stage::GenerateCaptures => {
                     pos.generate_moves(GenType::Noisy, &mut self.moves);
                     for &mv in self.moves.iter() {
-                        self.scores.push(capture_score(pos, mv, history));
+                        self.scores.push(mvv_lva(pos, mv));
                     }
                     self.cur = 0;
                     self.stage = Stage::GoodCaptures;
@@ -306,21 +305,18 @@ impl Threats {
     }
 }
 
-/// A capture or promotion by the value it takes (a queen promotion as
-/// taking a queen, an under-promotion as losing a little), then by its
-/// capture history.
+/// Most valuable victim, then least valuable attacker; queen promotions
+/// count as winning a queen's worth, under-promotions as losing a little.
 #[inline]
-fn capture_score(pos: &Position, mv: Move, history: &History) -> i32 {
+fn mvv_lva(pos: &Position, mv: Move) -> i32 {
     let victim = captured_value(pos, mv);
+    let attacker = pos.piece_on(mv.from()).map_or(0, |p| p.index() as i32);
     let promo = match mv.promotion_piece() {
         Some(Piece::Queen) => 900,
         Some(_) => -200,
         None => 0,
     };
-    let side = pos.side_to_move();
-    let piece = pos.piece_on(mv.from()).unwrap_or(Piece::King);
-    params::capt_victim_weight() * (victim + promo)
-        + history.capture(mv, piece12(side, piece), pos.captured(mv))
+    10 * (victim + promo) - attacker
 }
 
 /// Whether a picked score marks a capture that loses material.
@@ -333,7 +329,6 @@ pub fn is_bad_capture(score: i32) -> bool {
 mod tests {
     use super::*;
     use crate::history::NO_CONTEXT;
-    use castella_movegen::Color;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -366,33 +361,6 @@ mod tests {
         );
     }
 
-    /// Captures of equal value come in the order of their capture history.
-    #[test]
-    fn capture_history_orders_equal_captures() {
-        // The rook takes on d5 or on h5: a knight either way.
-        let pos = Position::from_fen("4k3/8/8/3n3n/8/8/8/3RK2R w - - 0 1").unwrap();
-        let first_capture = |history: &History| {
-            let mut picker = MovePicker::new(&pos, Move::NULL, history, 0, Move::NULL, true);
-            picker
-                .next(&pos, history, &NO_CONTEXT)
-                .unwrap()
-                .0
-                .to()
-                .to_string()
-        };
-        let rook = piece12(Color::White, Piece::Rook);
-        for (favoured, other) in [("d5", "h5"), ("h5", "d5")] {
-            let mut history = History::default();
-            let find = |to: &str| {
-                let legal = pos.legal_moves();
-                *legal.iter().find(|m| m.to().to_string() == to).unwrap()
-            };
-            history.update_capture(find(favoured), rook, Some(Piece::Knight), 2000);
-            history.update_capture(find(other), rook, Some(Piece::Knight), -2000);
-            assert_eq!(first_capture(&history), favoured);
-        }
-    }
-
     /// Every legal move comes exactly once, whatever the table move and
     /// killers (legal, illegal or from another position) are; noisy-only
     /// pickers give the captures and promotions (everything in check); once
@@ -422,14 +390,6 @@ mod tests {
                 history.add_killer(ply % 8, guess());
                 let prev = guess();
                 history.set_counter(&pos, prev, guess());
-                // Capture history anywhere in its range (a step of the
-                // full size sets an entry to it) moves no capture across
-                // the good/bad line.
-                for &mv in legal.iter().filter(|&&m| pos.is_noisy(m)) {
-                    let piece = piece12(pos.side_to_move(), pos.piece_on(mv.from()).unwrap());
-                    let delta = rng.gen_range(-16_384..=16_384);
-                    history.update_capture(mv, piece, pos.captured(mv), delta);
-                }
                 for noisy_only in [false, true] {
                     let mut picker = MovePicker::new(&pos, tt, &history, ply % 8, prev, noisy_only);
                     let mut got = Vec::new();

@@ -147,16 +147,11 @@ params! {
     /// History: a cutoff at depth d adds `min(hist_bonus_quad · d² +
     /// hist_bonus_lin · d, hist_bonus_max)` to its quiet move's history
     /// and `hist_malus_pct` percent of that from the quiet moves tried
-    /// before it; a capture's cutoff adds the same to its capture
-    /// history, and every cutoff takes the malus from the captures tried
     /// before it.
     hist_bonus_quad = 16, 4..=40, 2;
     hist_bonus_lin = 32, 0..=120, 6;
     hist_bonus_max = 1600, 400..=4000, 120;
     hist_malus_pct = 114, 40..=200, 8;
-    /// Captures are ordered by `capt_victim_weight` · (value taken) plus
-    /// their capture history (within ±16 384).
-    capt_victim_weight = 16, 4..=40, 2;
     /// Quiescence futility: a capture that cannot lift the stand-pat
     /// score within this of alpha is skipped.
     qs_futility = 356, 50..=600, 15;

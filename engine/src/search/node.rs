@@ -319,7 +319,6 @@ impl Searcher {
         let mut best_move = Move::NULL;
         let mut moves_searched = 0usize;
         let mut quiets: ArrayVec<(Move, usize), 64> = ArrayVec::new();
-        let mut noisies: ArrayVec<(Move, usize), 32> = ArrayVec::new();
         let mut legal_moves = 0usize;
         let original_alpha = alpha;
         self.keys.push(key);
@@ -460,32 +459,22 @@ impl Searcher {
                     alpha = score;
                     self.update_pv(ply, mv);
                     if score >= beta {
-                        let (b, m) = (bonus(depth), malus(depth));
                         if quiet {
+                            let b = bonus(depth);
                             self.history.update_quiet(us, mv, mk.0, &ctx, b);
+                            let m = malus(depth);
                             for &(q, qp) in &quiets {
                                 self.history.update_quiet(us, q, qp, &ctx, -m);
                             }
                             self.history.add_killer(ply, mv);
                             self.history.set_counter(pos, prev, mv);
-                        } else {
-                            self.history.update_capture(mv, mk.0, pos.captured(mv), b);
-                        }
-                        // The captures tried before the cutoff failed,
-                        // whatever kind of move it was.
-                        for &(c, cp) in &noisies {
-                            self.history.update_capture(c, cp, pos.captured(c), -m);
                         }
                         break;
                     }
                 }
             }
-            if mv != best_move {
-                if quiet {
-                    let _ = quiets.try_push((mv, mk.0));
-                } else {
-                    let _ = noisies.try_push((mv, mk.0));
-                }
+            if quiet && mv != best_move {
+                let _ = quiets.try_push((mv, mk.0));
             }
         }
         self.keys.pop();
