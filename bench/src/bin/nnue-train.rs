@@ -35,16 +35,17 @@
 //! hand-written evaluation and its correction). `--children N` adds up
 //! to N positions a random move after each training position, which
 //! only the teacher can label (with or without `--teacher`): positions
-//! like those the search evaluates off the played line. `--teacher-mix
-//! X` blends the teacher into the search's score of the game positions
-//! (see `Distill::mix`): share X at full material, none in a pawn
-//! ending. `--teacher-net NET` (repeatable) makes the teacher the mean
-//! of those networks' evaluations instead of the embedded one: an
-//! ensemble, whose error on the held-out games is printed first.
+//! like those the search evaluates off the played line.
+//! `--teacher-mix X` blends the teacher into the search's score of the
+//! game positions (see `Distill::mix`): share X at full material, none
+//! in a pawn ending. `--teacher-net NET` (repeatable) makes the teacher
+//! the mean of those networks' evaluations instead of the embedded one:
+//! an ensemble, whose error on the held-out games is printed first.
 //! `--init CKPT` starts from a checkpoint's weights (or a `.nnue`
 //! file's), for example to fine-tune a distilled network on search
-//! scores, or the shipped one on new games. `--hidden N` is the hidden layer's size per view (128 to 512
-//! in steps of 128; the engine reads each).
+//! scores, or the shipped one on new games. `--hidden N` is the hidden
+//! layer's size per view (128 to 512 in steps of 128; the engine reads
+//! each).
 //! `--buckets N` splits the output neuron into N material buckets (by the
 //! number of pieces on the board). `--fine-output` stores the output
 //! weights twice as finely (units of 1/128, within ±0.99), which most of
