@@ -209,8 +209,14 @@ impl Searcher {
     /// so its probe a few steps later finds it in the cache.
     #[inline]
     fn play(&mut self, pos: &Position, mv: Move, ply: usize) -> Position {
+        // Start loading the child's table entry before the move is made:
+        // the child probes it at once.
+        let predicted = pos.key_after(mv);
+        self.tt().prefetch(predicted);
         let child = pos.play(mv);
-        self.tt().prefetch(child.key());
+        if child.key() != predicted {
+            self.tt().prefetch(child.key());
+        }
         self.nnue.push(ply + 1, pos, &child);
         child
     }
