@@ -47,13 +47,13 @@ struct Bucket {
 }
 
 /// The table's buckets: zeroed memory from the allocator, each bucket on
-/// a cache line of its own.
+/// a cache line of its own, and a large table on huge pages.
 ///
 /// Not a `Box<[Bucket]>`: with `Bucket`'s 64-byte alignment the allocator
 /// would write every byte to zero it, mapping the whole table at once
 /// (seconds for many gigabytes). Zeroed memory of the default alignment
-/// comes from `calloc` untouched, so this takes one bucket more than it
-/// needs and starts at the first cache-line boundary in it.
+/// comes from `calloc` untouched, so this takes a little more than it
+/// needs and starts at the first suitable boundary in it.
 struct Buckets {
     block: NonNull<u8>,
     layout: Layout,
@@ -67,8 +67,8 @@ struct Buckets {
 unsafe impl Send for Buckets {}
 unsafe impl Sync for Buckets {}
 
-/// Tables of at least this size are aligned to it and asked for
-/// transparent huge pages, as Stockfish does: a probe is a random access
+/// Tables of at least this size start on a boundary of it and ask for
+/// transparent huge pages, as Stockfish's do: a probe is a random access
 /// to the whole table, and with 4 KiB pages most probes of a 16 MB table
 /// also miss the TLB.
 const HUGE_PAGE: usize = 2 << 20;
@@ -78,31 +78,26 @@ impl Buckets {
     /// be had.
     fn zeroed(len: usize) -> Option<Buckets> {
         let bytes = len.max(1).checked_mul(std::mem::size_of::<Bucket>())?;
-        // A huge-page-aligned block starts on a cache line; a smaller one
-        // gets a bucket more, to find a cache line in.
-        let (size, align) = if bytes >= HUGE_PAGE {
-            (bytes.checked_next_multiple_of(HUGE_PAGE)?, HUGE_PAGE)
+        let boundary = if bytes >= HUGE_PAGE {
+            HUGE_PAGE
         } else {
-            (
-                bytes + std::mem::size_of::<Bucket>(),
-                std::mem::align_of::<AtomicU64>(),
-            )
+            std::mem::align_of::<Bucket>()
         };
-        let layout = Layout::from_size_align(size, align).ok()?;
-        // SAFETY: the layout's size is not zero (at least one bucket).
-        let block = NonNull::new(unsafe { std::alloc::alloc(layout) })?;
-        advise_huge_pages(block, layout);
-        // SAFETY: `block` is ours and `layout.size()` bytes long. Zeroing
-        // it only now makes each page's first touch come after the advice.
-        unsafe { block.as_ptr().write_bytes(0, layout.size()) };
-        // Bytes to the next cache-line boundary, from the address itself
+        let size = bytes.checked_add(boundary)?;
+        let layout = Layout::from_size_align(size, std::mem::align_of::<AtomicU64>()).ok()?;
+        // SAFETY: the layout's size is not zero.
+        let block = NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
+        // Bytes to the next boundary, from the address itself
         // (`align_offset` may give up and answer usize::MAX).
         let addr = block.as_ptr() as usize;
-        let skip = addr.next_multiple_of(std::mem::align_of::<Bucket>()) - addr;
-        // SAFETY: `skip` is zero for a huge-page-aligned block and less
-        // than one bucket otherwise, so `first` and the `len` buckets after
-        // it lie inside the block, which has room for them from there.
+        let skip = addr.next_multiple_of(boundary) - addr;
+        // SAFETY: `skip` is less than `boundary`, the room allocated beyond
+        // `bytes`, so `first` and the `len` buckets after it lie inside the
+        // block.
         let first = unsafe { NonNull::new_unchecked(block.as_ptr().add(skip) as *mut Bucket) };
+        if boundary == HUGE_PAGE {
+            advise_huge_pages(first.cast(), bytes / HUGE_PAGE * HUGE_PAGE);
+        }
         Some(Buckets {
             block,
             layout,
@@ -112,25 +107,26 @@ impl Buckets {
     }
 }
 
-/// Asks Linux to back a huge-page-aligned block with transparent huge
-/// pages (systems in `madvise` mode give them only on request); elsewhere,
-/// or if the kernel declines, the table lives on small pages as before.
+/// Asks Linux to back `len` bytes from `start` (on a huge-page boundary,
+/// inside one allocation) with transparent huge pages: systems in
+/// `madvise` mode give them only on request, each the first time it is
+/// touched. Elsewhere, or if the kernel declines, the table lives on small
+/// pages as before.
 #[cfg(target_os = "linux")]
-fn advise_huge_pages(block: NonNull<u8>, layout: Layout) {
+fn advise_huge_pages(start: NonNull<u8>, len: usize) {
     const MADV_HUGEPAGE: i32 = 14;
     extern "C" {
         fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
     }
-    if layout.align() >= HUGE_PAGE {
-        // SAFETY: the range is one live allocation of ours, page-aligned;
-        // the advice changes how its pages are backed, never what they
-        // hold, and a refusal (the ignored return value) changes nothing.
-        unsafe { madvise(block.as_ptr().cast(), layout.size(), MADV_HUGEPAGE) };
-    }
+    // SAFETY: the range lies inside one live allocation of ours and starts
+    // on a page boundary; the advice changes how its pages are backed,
+    // never what they hold, and a refusal (the ignored return value)
+    // changes nothing.
+    unsafe { madvise(start.as_ptr().cast(), len, MADV_HUGEPAGE) };
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: NonNull<u8>, _: Layout) {}
+fn advise_huge_pages(_: NonNull<u8>, _: usize) {}
 
 impl std::ops::Deref for Buckets {
     type Target = [Bucket];
@@ -423,16 +419,17 @@ mod tests {
     }
 
     /// Buckets start on a cache line, and tables of 2 MB or more on a
-    /// huge page, with exactly the size asked for.
+    /// huge page, inside their block, with exactly the size asked for.
     #[test]
     fn buckets_are_aligned_and_sized() {
         for mb in [1, 2, 3, 16] {
             let tt = TranspositionTable::new(mb).unwrap();
-            let addr = tt.buckets.first.as_ptr() as usize;
+            let b = &tt.buckets;
+            let (first, block) = (b.first.as_ptr() as usize, b.block.as_ptr() as usize);
             let align = if mb >= 2 { HUGE_PAGE } else { 64 };
-            assert_eq!(addr % align, 0, "{mb} MB");
+            assert_eq!(first % align, 0, "{mb} MB");
             assert_eq!(tt.size_mb(), mb);
-            assert!(tt.buckets.layout.size() >= tt.buckets.len() * 64);
+            assert!(first >= block && first + b.len() * 64 <= block + b.layout.size());
         }
     }
 
