@@ -15,7 +15,9 @@
 //! Games are played in parallel and written in order, a chunk of `--chunk`
 //! games at a time, so the file depends only on the settings and the seed,
 //! and a stopped run keeps every finished chunk. Run the same command again
-//! to go on where it stopped; a damaged tail is cut off first.
+//! to go on where it stopped; a damaged tail is cut off first. While a run
+//! writes `NAME.games` it holds `DIR/NAME.lock`, and a second run on the
+//! same file is refused.
 
 use castella_bench::games::{self, Game};
 use castella_bench::selfplay::{self, Settings};
@@ -115,12 +117,35 @@ fn update_manifest(dir: &Path, file: &str, line: &str) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Holds `lock_path` (created if missing) locked for as long as the file
+/// lives, or says that another run is writing `games`.
+fn lock(lock_path: &Path, games: &Path) -> Result<std::fs::File, String> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(lock_path)
+        .map_err(|e| format!("{}: {e}", lock_path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "{} is being written by another datagen run (it holds {})",
+            games.display(),
+            lock_path.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("{}: {e}", lock_path.display())),
+    }
+}
+
 fn run(c: &Config) -> Result<(), String> {
     std::fs::create_dir_all(&c.dir).map_err(|e| format!("{}: {e}", c.dir.display()))?;
     let name = c.name.clone().unwrap_or_else(|| format!("seed{}", c.seed));
     let file = format!("{name}.games");
     let path = c.dir.join(&file);
     let settings = c.settings.describe(c.seed);
+    // Two runs on one file would both go on after its last game and write
+    // the same games twice; the lock goes with the process, however it ends.
+    let _lock = lock(&c.dir.join(format!("{name}.lock")), &path)?;
 
     let (mut writer, mut all, mut next) = if path.exists() {
         let contents = games::read(&path)?;
@@ -193,5 +218,25 @@ fn main() {
     if let Err(e) = run(&config) {
         eprintln!("datagen: {e}");
         std::process::exit(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A second run on the same file is refused while the first holds
+    /// the lock, and may start once it is gone.
+    #[test]
+    fn one_run_at_a_time_per_file() {
+        let dir = std::env::temp_dir().join(format!("datagen-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (lock_path, games) = (dir.join("t.lock"), dir.join("t.games"));
+        let first = lock(&lock_path, &games).unwrap();
+        let refused = lock(&lock_path, &games).unwrap_err();
+        assert!(refused.contains("another datagen run"), "{refused}");
+        drop(first);
+        assert!(lock(&lock_path, &games).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
