@@ -223,9 +223,6 @@ impl Position {
     /// for lookups.
     #[inline]
     pub fn key_after(&self, mv: Move) -> u64 {
-        let us = self.side;
-        let (from, to) = (mv.from(), mv.to());
-        let moved = self.piece_on(from).unwrap_or(Piece::King);
         let mut key = self.key ^ zobrist::side();
         if let Some(ep) = self.ep {
             key ^= zobrist::en_passant(ep);
@@ -233,6 +230,8 @@ impl Position {
         if mv.kind() == MoveKind::Castle {
             return key;
         }
+        let (us, from, to) = (self.side, mv.from(), mv.to());
+        let moved = self.piece_on(from).unwrap_or(Piece::King);
         if let Some(captured) = self.piece_on(to) {
             key ^= zobrist::piece(us.flip(), captured, to);
         }

@@ -205,12 +205,11 @@ impl Searcher {
         ]
     }
 
-    /// `pos` after `mv`; the child's table bucket starts loading at once,
-    /// so its probe a few steps later finds it in the cache.
+    /// `pos` after `mv`. The child's table bucket starts loading before
+    /// the move is made (the child probes it at once), from the predicted
+    /// key, and again from the real one in the rare case they differ.
     #[inline]
     fn play(&mut self, pos: &Position, mv: Move, ply: usize) -> Position {
-        // Start loading the child's table entry before the move is made:
-        // the child probes it at once.
         let predicted = pos.key_after(mv);
         self.tt().prefetch(predicted);
         let child = pos.play(mv);
