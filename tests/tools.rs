@@ -235,3 +235,84 @@ fn spsa_moves_parameters_towards_the_winner() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A UCI engine in a few lines: it logs what it is told to `LOG` and answers
+/// every search with a mate line when the position has moves, else with an
+/// exact score followed by a later bound.
+const FAKE_ENGINE: &str = r#"
+import os, sys
+log = open(os.environ["LOG"], "a")
+mate = False
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    word = line.split()[0] if line.split() else ""
+    if word == "uci":
+        print("id name fake\nuciok", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "position":
+        mate = " moves " in line
+    elif word == "go":
+        if mate:
+            print("info depth 3 score mate -2 pv e7e5\nbestmove e7e5", flush=True)
+        else:
+            print("info depth 1 score cp 12 pv e2e4", flush=True)
+            print("info depth 2 score cp 40 lowerbound pv d2d4", flush=True)
+            print("bestmove d2d4", flush=True)
+    elif word == "quit":
+        break
+"#;
+
+/// `uci_engine.py`, the UCI driver of `move-quality.py` and
+/// `rank960-compare.py`: it sets the options and Chess960 mode, starts every
+/// search from `ucinewgame`, takes the last exact score over a later bound,
+/// and counts a mate in N as ±(10000 − N).
+#[test]
+fn uci_engine_reads_the_exact_score() {
+    let Some(dir) = scratch("uci-engine") else {
+        return;
+    };
+    std::fs::write(
+        dir.join("fake.py"),
+        format!("#!/usr/bin/env python3\n{FAKE_ENGINE}"),
+    )
+    .unwrap();
+    let fake = dir.join("fake.py");
+    let mut perms = std::fs::metadata(&fake).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&fake, perms).unwrap();
+    let script = "import sys\n\
+                  from uci_engine import UciEngine\n\
+                  e = UciEngine(sys.argv[1], {'Hash': 16})\n\
+                  print(e.search('FEN', [], 500))\n\
+                  print(e.search('FEN', ['e2e4'], 500))\n\
+                  e.close()\n";
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(&fake)
+        .env(
+            "PYTHONPATH",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/tools"),
+        )
+        .env("LOG", dir.join("log.txt"))
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text, "('d2d4', 12)\n('e7e5', -9998)\n");
+    let log = std::fs::read_to_string(dir.join("log.txt")).unwrap();
+    for line in [
+        "setoption name Hash value 16",
+        "setoption name UCI_Chess960 value true",
+        "position fen FEN\n",
+        "position fen FEN moves e2e4",
+        "go nodes 500",
+        "quit",
+    ] {
+        assert!(log.contains(line), "{line}: {log}");
+    }
+    assert_eq!(log.matches("ucinewgame").count(), 2, "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -38,79 +38,12 @@ import math
 import os
 import queue
 import random
-import subprocess
 import sys
 import threading
 
 import chess
 
-MATE_CP = 10000
-
-
-class Uci:
-    """One UCI engine process, spoken to directly (no python-chess engine
-    layer, so every search starts from `ucinewgame`)."""
-
-    def __init__(self, cmd, options):
-        self.proc = subprocess.Popen(
-            [cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("uci")
-        self.wait("uciok")
-        for name, value in options.items():
-            self.send(f"setoption name {name} value {value}")
-        self.send("setoption name UCI_Chess960 value true")
-        self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-
-    def wait(self, token):
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"engine exited while waiting for {token}")
-            lines.append(line.strip())
-            if line.startswith(token):
-                return lines
-
-    def search(self, fen, moves, nodes):
-        """Returns (bestmove, score in cp for the side to move, or None)."""
-        self.send("ucinewgame")
-        self.send("isready")
-        self.wait("readyok")
-        tail = " moves " + " ".join(moves) if moves else ""
-        self.send(f"position fen {fen}{tail}")
-        self.send(f"go nodes {nodes}")
-        lines = self.wait("bestmove")
-        return lines[-1].split()[1], last_score(lines)
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except Exception:
-            self.proc.kill()
-
-
-def last_score(lines):
-    """The score of the last exact `info ... score` line (a bound is used
-    only when there is nothing else)."""
-    exact, bound = None, None
-    for line in lines:
-        words = line.split()
-        if "score" not in words:
-            continue
-        i = words.index("score")
-        kind, value = words[i + 1], int(words[i + 2])
-        cp = value if kind == "cp" else (MATE_CP - abs(value)) * (1 if value > 0 else -1)
-        if "lowerbound" in words or "upperbound" in words:
-            bound = cp
-        else:
-            exact = cp
-    return exact if exact is not None else bound
+from uci_engine import MATE_CP, UciEngine
 
 
 def expected(cp, scale):
@@ -228,12 +161,12 @@ def score(args):
             os.replace(args.cache + ".tmp", args.cache)
 
     def make_judge():
-        return Uci(args.judge, {"Threads": 1, "Hash": 64})
+        return UciEngine(args.judge, {"Threads": 1, "Hash": 64})
 
     # 1. Every engine's choice, and the judge's own.
     choices = {}
     for spec in engines:
-        make = lambda spec=spec: Uci(spec["cmd"], spec["options"])  # noqa: E731
+        make = lambda spec=spec: UciEngine(spec["cmd"], spec["options"])  # noqa: E731
         choices[spec["name"]] = run_pool(
             fens, args.workers, make, lambda p, fen: p.search(fen, [], args.nodes)[0]
         )

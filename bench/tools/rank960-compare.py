@@ -12,8 +12,10 @@
 
 Only the standard library is needed.
 """
-import argparse, csv, subprocess, sys
+import argparse, csv, sys
 from concurrent.futures import ThreadPoolExecutor
+
+from uci_engine import UciEngine
 
 
 def read_rank960(path):
@@ -63,44 +65,6 @@ def pearson(a, b):
     return cov / ((sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b)) ** 0.5)
 
 
-class Stockfish:
-    def __init__(self, exe):
-        self.p = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        for opt in ("UCI_Chess960 value true", "Threads value 1", "Hash value 16"):
-            self.send(f"setoption name {opt}")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, token):
-        for line in self.p.stdout:
-            if line.startswith(token):
-                return line
-        raise RuntimeError("stockfish exited")
-
-    def score(self, fen, nodes):
-        self.send("ucinewgame")
-        self.send("isready")
-        self.wait("readyok")
-        self.send(f"position fen {fen}")
-        self.send(f"go nodes {nodes}")
-        score = None
-        for line in self.p.stdout:
-            if line.startswith("info") and " score " in line and " pv " in line:
-                t = line.split()
-                i = t.index("score")
-                if t[i + 1] == "cp":
-                    score = int(t[i + 2])
-                else:
-                    m = int(t[i + 2])
-                    score = 30000 - abs(m) if m > 0 else -30000 + abs(m)
-            if line.startswith("bestmove"):
-                return score
-
-
 def shredder(fen):
     """X-FEN 'KQkq' of a start position -> Shredder-FEN file letters."""
     parts = fen.split()
@@ -129,13 +93,13 @@ def main():
         chunks = [items[i :: args.jobs] for i in range(args.jobs)]
 
         def work(chunk):
-            sf = Stockfish(args.stockfish)
+            sf = UciEngine(args.stockfish, {"Threads": 1, "Hash": 16})
             res = {}
             for k, (idx, (fen, _)) in enumerate(chunk):
-                res[idx] = (fen, sf.score(shredder(fen), args.nodes))
+                res[idx] = (fen, sf.search(shredder(fen), [], args.nodes)[1])
                 if k % 20 == 0:
                     print(f"\r{k}/{len(chunk)} per job", end="", file=sys.stderr, flush=True)
-            sf.send("quit")
+            sf.close()
             return res
 
         b = {}

@@ -56,6 +56,8 @@ fn python_tools_start() {
         "bench/tools/elo-ladder.py",
         "bench/tools/lichess-bot-options.py",
         "bench/tools/match-phases.py",
+        "bench/tools/move-quality.py",
+        "bench/tools/nps-pairs.py",
         "bench/tools/rank960-compare.py",
         "bench/tools/syzygy-compare.py",
         "bench/tools/tb-conversion.py",
