@@ -1,6 +1,7 @@
 //! The network trainer behind `nnue-train`: mini-batch AdamW on the
 //! squared error of the expected score, in `f32`, on rayon's threads.
 
+pub mod adam;
 pub mod checkpoint;
 pub mod model;
 pub mod sample;
@@ -8,7 +9,7 @@ pub mod sample;
 use crate::filter::Filter;
 use castella_eval::nnue::Network;
 use checkpoint::Checkpoint;
-use model::{Shape, CLIP, W1};
+use model::Shape;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -75,6 +76,9 @@ pub fn mean_error(p: &[f32], data: &[Sample], shape: &Shape) -> f64 {
         .sum();
     total / data.len().max(1) as f64
 }
+
+/// How many samples ahead of the one being learnt the trainer asks for.
+const PREFETCH_AHEAD: usize = 4;
 
 /// Loads the data, trains, and writes the best network to `c.out`.
 pub fn run(c: &Config) -> Result<(), String> {
@@ -158,8 +162,9 @@ pub fn run(c: &Config) -> Result<(), String> {
     };
     let steps_per_epoch = train.len().div_ceil(c.batch) as u64;
     let total_steps = steps_per_epoch * c.epochs as u64;
-    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let threads = rayon::current_num_threads().max(1);
+    // One gradient per thread, kept from batch to batch.
+    let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0f32; param_count]).collect();
     let mut order: Vec<usize> = (0..train.len()).collect();
     for epoch in state.epoch + 1..=c.epochs {
         // The epoch's order depends on the seed and the epoch alone, so a
@@ -174,49 +179,37 @@ pub fn run(c: &Config) -> Result<(), String> {
         for batch in order.chunks(c.batch) {
             let per = batch.len().div_ceil(threads);
             let p = &state.params;
-            let (grad, err) = batch
+            train_err += batch
                 .par_chunks(per)
-                .map(|chunk| {
-                    let mut g = vec![0f32; param_count];
+                .zip(grads.par_iter_mut())
+                .map(|(chunk, g)| {
+                    g.fill(0.0);
                     let mut e = 0f64;
-                    for &i in chunk {
+                    for (j, &i) in chunk.iter().enumerate() {
+                        if let Some(&ahead) = chunk.get(j + PREFETCH_AHEAD) {
+                            train[ahead].prefetch();
+                        }
                         let mirror = if c.mirror && (i + epoch as usize) % 2 == 1 {
                             7
                         } else {
                             0
                         };
-                        e += model::step(p, &train[i], &c.shape, mirror, Some(&mut g)) as f64;
+                        e += model::step(p, &train[i], &c.shape, mirror, Some(g)) as f64;
                     }
-                    (g, e)
+                    e
                 })
-                .reduce(
-                    || (vec![0f32; param_count], 0.0),
-                    |(mut a, ea), (b, eb)| {
-                        a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-                        (a, ea + eb)
-                    },
-                );
-            train_err += err;
+                .sum::<f64>();
+            let (grad, others) = grads.split_at_mut(1);
+            let others = &others[..batch.len().div_ceil(per) - 1];
             lr = learning_rate(c, state.steps, total_steps);
             state.steps += 1;
-            let t = state.steps.min(i32::MAX as u64) as i32;
-            let inv = 1.0 / batch.len() as f32;
-            let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
-            let moments = state.m.iter_mut().zip(state.v.iter_mut());
-            for ((p, g), (m, v)) in state.params.iter_mut().zip(&grad).zip(moments) {
-                let g = g * inv;
-                *m = beta1 * *m + (1.0 - beta1) * g;
-                *v = beta2 * *v + (1.0 - beta2) * g * g;
-                *p -= lr * ((*m / c1) / ((*v / c2).sqrt() + eps) + c.decay * *p);
-            }
-            let (w2, b2) = (c.shape.w2(), c.shape.b2());
-            for w in &mut state.params[W1..w2] {
-                *w = w.clamp(-CLIP, CLIP);
-            }
-            let clip = c.shape.output_clip();
-            for w in &mut state.params[w2..b2] {
-                *w = w.clamp(-clip, clip);
-            }
+            let adam = adam::Adam {
+                lr,
+                decay: c.decay,
+                inv_batch: 1.0 / batch.len() as f32,
+                steps: state.steps,
+            };
+            adam.update(&mut state, &mut grad[0], others, &c.shape);
         }
         let valid_err = mean_error(&state.params, &valid, &c.shape);
         let secs = epoch_start.elapsed().as_secs_f64();

@@ -4,8 +4,8 @@
 
 use super::sample::Sample;
 use castella_eval::nnue::{
-    output_bucket, Inputs, BUCKETS, FINE_OUTPUT, KING_BUCKETS, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN,
-    QA, QB, QB_FINE, SCALE, SCRELU,
+    self, output_bucket, Inputs, BUCKETS, FINE_OUTPUT, KING_BUCKETS, MAX_ACTIVE, MAX_BUCKETS,
+    MAX_HIDDEN, QA, QB, QB_FINE, SCALE, SCRELU,
 };
 use rand::rngs::StdRng;
 use rand::Rng;
@@ -149,31 +149,106 @@ fn output(p: &[f32], act: Activation, us: &[f32], them: &[f32], (w2, b2): (usize
     out
 }
 
-/// The hidden sums of one view (the first `shape.hidden` of them).
-#[inline]
-fn hidden(p: &[f32], shape: &Shape, inputs: &[u16], mirror: u16) -> [f32; MAX_HIDDEN] {
+/// The hidden sums of one view (the first `shape.hidden` of them), into
+/// `sums`. `BLOCK` neurons at a time, so that a block's sums stay in
+/// registers while every input's row is added; each sum adds the bias and
+/// then the rows in input order whatever the block, so every block size
+/// gives the same floats.
+#[inline(always)]
+fn hidden_into<const BLOCK: usize>(
+    p: &[f32],
+    shape: &Shape,
+    inputs: &[u16],
+    mirror: u16,
+    sums: &mut [f32],
+) {
     let n = shape.hidden;
-    let mut acc = [0f32; MAX_HIDDEN];
-    let sums = &mut acc[..n];
-    sums.copy_from_slice(&p[shape.b1()..][..n]);
-    for &f in inputs {
-        let row = &p[W1 + (f ^ mirror) as usize * n..][..n];
-        for (a, w) in sums.iter_mut().zip(row) {
-            *a += w;
+    let bias = &p[shape.b1()..][..n];
+    for c in (0..n).step_by(BLOCK) {
+        let mut a: [f32; BLOCK] = bias[c..c + BLOCK].try_into().unwrap();
+        for &f in inputs {
+            let row = &p[W1 + (f ^ mirror) as usize * n + c..][..BLOCK];
+            for (a, w) in a.iter_mut().zip(row) {
+                *a += w;
+            }
         }
+        sums[c..c + BLOCK].copy_from_slice(&a);
     }
+}
+
+/// The hidden sums of one view (the first `shape.hidden` of them).
+fn hidden(p: &[f32], shape: &Shape, inputs: &[u16], mirror: u16) -> [f32; MAX_HIDDEN] {
+    let mut acc = [0f32; MAX_HIDDEN];
+    hidden_into::<PORTABLE_BLOCK>(p, shape, inputs, mirror, &mut acc);
     acc
 }
 
+/// Neurons a block of [`hidden_into`] and [`step_with`] takes on the
+/// portable path (16 SSE registers) and the AVX2 one (16 wider ones).
+const PORTABLE_BLOCK: usize = 32;
+#[cfg(target_arch = "x86_64")]
+const AVX2_BLOCK: usize = 64;
+const _: () = assert!(nnue::HIDDEN_STEP.is_multiple_of(PORTABLE_BLOCK));
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(nnue::HIDDEN_STEP.is_multiple_of(AVX2_BLOCK));
+
 /// Squared error of one sample, and (when `grad` is given) its gradient
 /// added to `grad`. `mirror` is 7 to see the position mirrored left to
-/// right (files a <-> h), 0 to see it as it is.
+/// right (files a <-> h), 0 to see it as it is. Compiled twice, and the
+/// AVX2 copy taken where the CPU has it: the two give the same floats
+/// (no fused multiply-adds, the same order of operations).
 #[inline]
 pub fn step(p: &[f32], s: &Sample, shape: &Shape, mirror: u16, grad: Option<&mut [f32]>) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has just said it has AVX2.
+        return unsafe { step_avx2(p, s, shape, mirror, grad) };
+    }
+    step_with::<PORTABLE_BLOCK>(p, s, shape, mirror, grad)
+}
+
+/// [`step`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn step_avx2(
+    p: &[f32],
+    s: &Sample,
+    shape: &Shape,
+    mirror: u16,
+    grad: Option<&mut [f32]>,
+) -> f32 {
+    step_with::<AVX2_BLOCK>(p, s, shape, mirror, grad)
+}
+
+/// [`step`] on the portable path, for tests that compare the two.
+#[cfg(test)]
+fn step_portable(
+    p: &[f32],
+    s: &Sample,
+    shape: &Shape,
+    mirror: u16,
+    grad: Option<&mut [f32]>,
+) -> f32 {
+    step_with::<PORTABLE_BLOCK>(p, s, shape, mirror, grad)
+}
+
+#[inline(always)]
+fn step_with<const BLOCK: usize>(
+    p: &[f32],
+    s: &Sample,
+    shape: &Shape,
+    mirror: u16,
+    grad: Option<&mut [f32]>,
+) -> f32 {
     let n = s.count as usize;
     let h = shape.hidden;
-    let us = hidden(p, shape, &s.us[..n], mirror);
-    let them = hidden(p, shape, &s.them[..n], mirror);
+    let mut us = [0f32; MAX_HIDDEN];
+    let mut them = [0f32; MAX_HIDDEN];
+    hidden_into::<BLOCK>(p, shape, &s.us[..n], mirror, &mut us);
+    hidden_into::<BLOCK>(p, shape, &s.them[..n], mirror, &mut them);
     let act = shape.activation;
     let (w2, b2) = shape.output_of(s);
     let out = output(p, act, &us[..h], &them[..h], (w2, b2));
@@ -195,10 +270,15 @@ pub fn step(p: &[f32], s: &Sample, shape: &Shape, mirror: u16, grad: Option<&mut
             for (g, d) in g[b1..b1 + h].iter_mut().zip(d_acc.iter()) {
                 *g += d;
             }
-            for &f in inputs {
-                let row = &mut g[W1 + (f ^ mirror) as usize * h..][..h];
-                for (r, d) in row.iter_mut().zip(d_acc.iter()) {
-                    *r += d;
+            // Block by block, each row's share added in input order as
+            // one row at a time would.
+            for c in (0..h).step_by(BLOCK) {
+                let d: [f32; BLOCK] = d_acc[c..c + BLOCK].try_into().unwrap();
+                for &f in inputs {
+                    let row = &mut g[W1 + (f ^ mirror) as usize * h + c..][..BLOCK];
+                    for (r, d) in row.iter_mut().zip(&d) {
+                        *r += d;
+                    }
                 }
             }
         }
@@ -439,6 +519,98 @@ mod tests {
             }
         }
         v
+    }
+
+    /// One sample of each of a few positions (castling rights, both sides
+    /// to move, an ending), with targets spread over 0..1.
+    fn samples(inputs: &Inputs) -> Vec<Sample> {
+        [
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, fen)| {
+            let pos = Position::from_fen(fen).unwrap();
+            Sample::at(&pos, 0.2 + 0.3 * i as f32, inputs).unwrap()
+        })
+        .collect()
+    }
+
+    /// Where the CPU has AVX2, `step` takes its AVX2 copy: it gives the
+    /// portable copy's floats exactly, the error and every gradient
+    /// entry, mirrored or not.
+    #[test]
+    fn both_copies_of_a_training_step_agree_exactly() {
+        let mut rng = StdRng::seed_from_u64(13);
+        for shape in shapes() {
+            let p = random_network(&mut rng, &shape, false);
+            for s in samples(&shape.inputs) {
+                for mirror in [0, 7] {
+                    let mut fast = vec![0f32; shape.params()];
+                    let mut portable = fast.clone();
+                    let e_fast = step(&p, &s, &shape, mirror, Some(&mut fast));
+                    let e_portable = step_portable(&p, &s, &shape, mirror, Some(&mut portable));
+                    assert_eq!(e_fast.to_bits(), e_portable.to_bits(), "{shape:?}");
+                    let bits = |g: &[f32]| g.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert!(bits(&fast) == bits(&portable), "{shape:?}, mirror {mirror}");
+                }
+            }
+        }
+    }
+
+    /// The gradient a step adds is the slope of its error: central
+    /// differences agree on parameters the sample reaches (its inputs'
+    /// rows, the hidden biases, its bucket's output weights and bias),
+    /// whether or not the gradient there is zero.
+    #[test]
+    fn training_steps_follow_the_error_s_slope() {
+        let mut rng = StdRng::seed_from_u64(17);
+        for shape in shapes() {
+            let p = random_network(&mut rng, &shape, false);
+            let h = shape.hidden;
+            for s in samples(&shape.inputs) {
+                let mut grad = vec![0f32; shape.params()];
+                step(&p, &s, &shape, 0, Some(&mut grad));
+                let (w2, b2) = shape.output_of(&s);
+                let n = s.count as usize;
+                let mut reached: Vec<usize> = (shape.b1()..shape.b1() + h).collect();
+                reached.extend(w2..w2 + 2 * h);
+                reached.push(b2);
+                for &f in s.us[..n].iter().chain(&s.them[..n]) {
+                    reached.extend(W1 + f as usize * h..W1 + (f as usize + 1) * h);
+                }
+                let (eps, close) = (1e-3, |a: f32, b: f32| {
+                    (a - b).abs() <= 2e-4 + 0.02 * b.abs()
+                });
+                let here = step(&p, &s, &shape, 0, None);
+                let mut kinks = 0;
+                for _ in 0..200 {
+                    let i = reached[rng.gen_range(0..reached.len())];
+                    let mut q = p.clone();
+                    q[i] = p[i] + eps;
+                    let up = step(&q, &s, &shape, 0, None);
+                    q[i] = p[i] - eps;
+                    let down = step(&q, &s, &shape, 0, None);
+                    // A neuron within eps of a clamp bends the error there:
+                    // the slopes either side differ, and neither is the
+                    // gradient's.
+                    let (right, left) = ((up - here) / eps, (here - down) / eps);
+                    if !close(right, left) {
+                        kinks += 1;
+                        continue;
+                    }
+                    let slope = (up - down) / (2.0 * eps);
+                    assert!(
+                        close(slope, grad[i]),
+                        "{shape:?}: parameter {i}, gradient {} against {slope}",
+                        grad[i]
+                    );
+                }
+                assert!(kinks < 10, "{shape:?}: {kinks} of 200 parameters at a kink");
+            }
+        }
     }
 
     /// On parameters the file holds exactly, the engine's integer network

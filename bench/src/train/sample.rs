@@ -153,6 +153,25 @@ fn phase_share(pos: &Position) -> f32 {
 }
 
 impl Sample {
+    /// Asks the CPU to start loading this sample into the cache: the
+    /// trainer visits samples in a random order, and without the hint it
+    /// waits on memory at every one. Only a hint: it reads and writes
+    /// nothing observable.
+    #[inline]
+    pub fn prefetch(&self) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let start = self as *const Sample as *const i8;
+            for line in (0..std::mem::size_of::<Sample>()).step_by(64) {
+                // SAFETY: SSE is part of every x86_64 CPU, and a prefetch
+                // of an address within this sample has no effect but on
+                // the cache.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(start.add(line)) };
+            }
+        }
+    }
+
     /// The sample of `s`, from a game that ended in `outcome`, on the
     /// network's `inputs`; `None` for a position with more pieces than
     /// inputs allow.
@@ -170,7 +189,7 @@ impl Sample {
     }
 
     /// The sample of `pos` with the target `target`.
-    fn at(pos: &Position, target: f32, inputs: &Inputs) -> Option<Sample> {
+    pub(crate) fn at(pos: &Position, target: f32, inputs: &Inputs) -> Option<Sample> {
         let black = pos.side_to_move() == Color::Black;
         let mut sample = Sample {
             us: [0; MAX_ACTIVE],
