@@ -142,11 +142,17 @@ pub fn init(rng: &mut StdRng, shape: &Shape) -> Vec<f32> {
 fn output(p: &[f32], act: Activation, us: &[f32], them: &[f32], (w2, b2): (usize, usize)) -> f32 {
     let n = us.len();
     let (w_us, w_them) = p[w2..w2 + 2 * n].split_at(n);
-    let mut out = p[b2];
-    for h in 0..n {
-        out += act.apply(us[h]) * w_us[h] + act.apply(them[h]) * w_them[h];
+    // Eight running sums, added together at the end: one sum would wait
+    // on each addition in turn (floats are added in the order written).
+    let mut lanes = [0f32; 8];
+    let rows = us.chunks_exact(8).zip(them.chunks_exact(8));
+    let rows = rows.zip(w_us.chunks_exact(8).zip(w_them.chunks_exact(8)));
+    for ((us, them), (w_us, w_them)) in rows {
+        for l in 0..8 {
+            lanes[l] += act.apply(us[l]) * w_us[l] + act.apply(them[l]) * w_them[l];
+        }
     }
-    out
+    p[b2] + lanes.iter().sum::<f32>()
 }
 
 /// The hidden sums of one view (the first `shape.hidden` of them), into
