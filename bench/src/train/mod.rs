@@ -4,6 +4,7 @@
 pub mod adam;
 pub mod checkpoint;
 pub mod model;
+pub mod quantise;
 pub mod sample;
 
 use crate::filter::Filter;
@@ -145,7 +146,7 @@ pub fn run(c: &Config) -> Result<(), String> {
         let params = match &c.init {
             Some(path) if path.extension().is_some_and(|e| e == "nnue") => {
                 let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-                model::dequantise_for(&bytes, &c.shape)
+                quantise::dequantise_for(&bytes, &c.shape)
                     .map_err(|e| format!("{}: {e}", path.display()))?
             }
             Some(path) => Checkpoint::load(path, param_count)?.params,
@@ -224,7 +225,7 @@ pub fn run(c: &Config) -> Result<(), String> {
         // Keep the network that does best on games it never saw.
         if valid_err < state.best {
             state.best = valid_err;
-            let bytes = model::quantise(&state.params, &c.shape);
+            let bytes = quantise::quantise(&state.params, &c.shape);
             std::fs::write(&c.out, bytes).map_err(|e| format!("{}: {e}", c.out.display()))?;
         }
         state.save(&ckpt_path)?;

@@ -1,0 +1,281 @@
+//! The trainer's float parameters as the quantised network file the
+//! engine reads (`castella_eval::nnue`), and back.
+
+use super::model::{Activation, Shape, W1};
+use castella_eval::nnue::{Inputs, BUCKETS, FINE_OUTPUT, KING_BUCKETS, MAX_BUCKETS, QA, SCRELU};
+
+/// The file's header for `shape`: magic, hidden size, flags, then the
+/// output bucket count and the king bucket map where the flags say so.
+fn header(shape: &Shape) -> Vec<u8> {
+    let mut flags = 0;
+    if shape.activation == Activation::SCReLU {
+        flags |= SCRELU;
+    }
+    if shape.buckets > 1 {
+        flags |= BUCKETS;
+    }
+    if shape.fine_output {
+        flags |= FINE_OUTPUT;
+    }
+    if shape.inputs.keyed() {
+        flags |= KING_BUCKETS;
+    }
+    let mut bytes = b"CSNN".to_vec();
+    bytes.extend_from_slice(&(shape.hidden as u32).to_le_bytes());
+    bytes.extend_from_slice(&flags.to_le_bytes());
+    if shape.buckets > 1 {
+        bytes.extend_from_slice(&(shape.buckets as u32).to_le_bytes());
+    }
+    if shape.inputs.keyed() {
+        bytes.extend_from_slice(&shape.inputs.map());
+    }
+    bytes
+}
+
+/// The network quantised, in the format `castella_eval::nnue` reads.
+pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
+    let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
+    let (buckets, qb) = (shape.buckets, shape.qb());
+    let (w2, b2) = (shape.w2(), shape.b2());
+    let mut bytes = header(shape);
+    bytes.reserve(2 * shape.params() + 4 * MAX_BUCKETS);
+    for &w in &p[W1..w2] {
+        bytes.extend_from_slice(&q(w, QA).to_le_bytes());
+    }
+    for &w in &p[w2..w2 + buckets * 2 * shape.hidden] {
+        bytes.extend_from_slice(&q(w, qb).to_le_bytes());
+    }
+    for &b in &p[b2..b2 + buckets] {
+        let bias = (b * (QA * qb) as f32).round() as i32;
+        bytes.extend_from_slice(&bias.to_le_bytes());
+    }
+    bytes
+}
+
+/// The float parameters a quantised network file holds, to fine-tune it
+/// (`nnue-train --init NET`); its shape must be `shape`'s.
+pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
+    // Let the engine's reader check the file first.
+    castella_eval::nnue::Network::from_bytes(bytes)?;
+    let expected_len = quantise(&vec![0.0; shape.params()], shape).len();
+    let header = header(shape);
+    if bytes.len() != expected_len || !bytes.starts_with(&header) {
+        return Err(
+            "the network's shape (hidden size, buckets, king buckets, activation or \
+             output units) differs from the options'"
+                .into(),
+        );
+    }
+    let (w2, b2) = (shape.w2(), shape.b2());
+    let mut at = header.len();
+    let mut next = |n: usize| {
+        let v = &bytes[at..at + n];
+        at += n;
+        v
+    };
+    let mut p = vec![0f32; shape.params()];
+    for w in &mut p[W1..w2] {
+        *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / QA as f32;
+    }
+    let qb = shape.qb();
+    for w in &mut p[w2..w2 + shape.buckets * 2 * shape.hidden] {
+        *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / qb as f32;
+    }
+    for b in &mut p[b2..b2 + shape.buckets] {
+        *b = i32::from_le_bytes(next(4).try_into().unwrap()) as f32 / (QA * qb) as f32;
+    }
+    Ok(p)
+}
+
+/// The float parameters of a network file for `shape`: its own, or,
+/// when `shape` has king buckets and the file plain inputs of the same
+/// shape otherwise, the file's input weights copied into every bucket (a
+/// start for king buckets from a trained plain network).
+pub fn dequantise_for(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
+    let err = match dequantise(bytes, shape) {
+        Ok(p) => return Ok(p),
+        Err(e) => e,
+    };
+    let plain = Shape {
+        inputs: Inputs::PLAIN,
+        ..*shape
+    };
+    if !shape.inputs.keyed() {
+        return Err(err);
+    }
+    let from = dequantise(bytes, &plain).map_err(|_| err)?;
+    let mut p = vec![0f32; shape.params()];
+    let rows = &from[W1..plain.b1()];
+    for bucket in p[W1..shape.b1()].chunks_exact_mut(rows.len()) {
+        bucket.copy_from_slice(rows);
+    }
+    p[shape.b1()..].copy_from_slice(&from[plain.b1()..]);
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Outcome, Scored};
+    use crate::train::model::output_cp;
+    use crate::train::model::testing::*;
+    use crate::train::sample::{Distill, Labels, Sample, Target, Teacher};
+    use castella_eval::nnue::Network;
+    use castella_movegen::Position;
+    use rand::rngs::StdRng;
+    use rand::SeedableRng;
+
+    /// The largest difference, in centipawns, between the float model and
+    /// the engine's quantised network of the same parameters.
+    fn largest_difference(p: &[f32], shape: &Shape) -> f32 {
+        let net = Network::from_bytes(&quantise(p, shape)).unwrap();
+        let target = Target {
+            lambda: 0.0,
+            scale: 400.0,
+        };
+        let labels = Labels {
+            target,
+            distill: Distill::default(),
+            teacher: &Teacher::embedded(),
+        };
+        let mut largest = 0f32;
+        for fen in [
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K3 b - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let s = Scored {
+                pos,
+                mv: pos.legal_moves()[0],
+                score: 0,
+                ply: 0,
+            };
+            let sample = Sample::new(&s, Outcome::Draw, labels, &shape.inputs).unwrap();
+            let float = output_cp(p, &sample, shape);
+            largest = largest.max((float - net.evaluate(&pos) as f32).abs());
+        }
+        largest
+    }
+
+    /// On parameters the file holds exactly, the engine's integer network
+    /// computes what the float model does, to within its truncations (one
+    /// centipawn): the file layout, the buckets and the arithmetic agree.
+    #[test]
+    fn quantised_output_equals_the_float_model_on_the_grid() {
+        let mut rng = StdRng::seed_from_u64(11);
+        for shape in shapes() {
+            let p = random_network(&mut rng, &shape, true);
+            let d = largest_difference(&p, &shape);
+            assert!(d <= 1.0, "{shape:?}: {d} cp apart");
+        }
+    }
+
+    /// An ensemble teacher evaluates as the mean of its networks, and an
+    /// empty one as the network this build embeds.
+    #[test]
+    fn an_ensemble_teaches_its_networks_mean() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let shape = shapes()[0];
+        let nets: Vec<Network> = (0..2)
+            .map(|_| {
+                let p = random_network(&mut rng, &shape, false);
+                Network::from_bytes(&quantise(&p, &shape)).unwrap()
+            })
+            .collect();
+        let pos =
+            Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
+                .unwrap();
+        let each: Vec<i32> = nets
+            .iter()
+            .map(|n| castella_eval::static_eval_with(n, &pos))
+            .collect();
+        assert_ne!(each[0], each[1], "two random networks disagree");
+        let mean = (each[0] + each[1]) as f32 / 2.0;
+        assert_eq!(Teacher::ensemble(nets).eval(&pos), mean);
+        let embedded = castella_eval::static_eval(&pos) as f32;
+        assert_eq!(Teacher::embedded().eval(&pos), embedded);
+    }
+
+    /// A network file read back into floats and written again is the same
+    /// file; a file of another shape is refused.
+    #[test]
+    fn dequantised_files_round_trip() {
+        let mut rng = StdRng::seed_from_u64(5);
+        for shape in shapes() {
+            let p = random_network(&mut rng, &shape, false);
+            let bytes = quantise(&p, &shape);
+            let back = dequantise(&bytes, &shape).unwrap();
+            assert_eq!(quantise(&back, &shape), bytes);
+            let other = Shape {
+                fine_output: !shape.fine_output,
+                ..shape
+            };
+            assert!(dequantise(&bytes, &other).is_err());
+            let other = Shape {
+                hidden: 384 - shape.hidden,
+                ..shape
+            };
+            assert!(dequantise(&bytes, &other).is_err());
+            let other = Shape {
+                inputs: if shape.inputs.keyed() {
+                    Inputs::PLAIN
+                } else {
+                    three_king_buckets()
+                },
+                ..shape
+            };
+            assert!(dequantise(&bytes, &other).is_err());
+        }
+    }
+
+    /// A plain network copied into every king bucket evaluates as it did
+    /// wherever mirroring changes nothing: positions whose kings are both
+    /// on files a–d.
+    #[test]
+    fn plain_networks_start_king_buckets() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let plain = shapes()[3];
+        let keyed = Shape {
+            inputs: three_king_buckets(),
+            ..plain
+        };
+        let bytes = quantise(&random_network(&mut rng, &plain, true), &plain);
+        let p = dequantise_for(&bytes, &keyed).unwrap();
+        let (a, b) = (
+            Network::from_bytes(&bytes).unwrap(),
+            Network::from_bytes(&quantise(&p, &keyed)).unwrap(),
+        );
+        for fen in [
+            "2rk4/pp6/8/8/8/8/PP6/2RK4 w - - 0 1",
+            "1k6/8/8/3q4/8/2N5/1K6/8 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(a.evaluate(&pos), b.evaluate(&pos), "{fen}");
+        }
+        assert!(dequantise_for(
+            &bytes,
+            &Shape {
+                hidden: 128,
+                ..keyed
+            }
+        )
+        .is_err());
+    }
+
+    /// Rounding to the file's grid moves the output by at most 30
+    /// centipawns on these random networks, whose activations are far
+    /// denser than a trained network's (seen: 6.5 to 27), nearly all of it
+    /// from output weights stored in units of 1/64.
+    #[test]
+    fn quantised_output_is_close_to_the_float_model() {
+        let mut rng = StdRng::seed_from_u64(11);
+        for shape in shapes() {
+            let p = random_network(&mut rng, &shape, false);
+            let d = largest_difference(&p, &shape);
+            assert!(d <= 30.0, "{shape:?}: {d} cp apart");
+        }
+    }
+}
