@@ -228,18 +228,6 @@ unsafe fn step_avx2(
     step_with::<AVX2_BLOCK>(p, s, shape, mirror, grad)
 }
 
-/// [`step`] on the portable path, for tests that compare the two.
-#[cfg(test)]
-fn step_portable(
-    p: &[f32],
-    s: &Sample,
-    shape: &Shape,
-    mirror: u16,
-    grad: Option<&mut [f32]>,
-) -> f32 {
-    step_with::<PORTABLE_BLOCK>(p, s, shape, mirror, grad)
-}
-
 #[inline(always)]
 fn step_with<const BLOCK: usize>(
     p: &[f32],
@@ -418,7 +406,8 @@ mod tests {
                     let mut fast = vec![0f32; shape.params()];
                     let mut portable = fast.clone();
                     let e_fast = step(&p, &s, &shape, mirror, Some(&mut fast));
-                    let e_portable = step_portable(&p, &s, &shape, mirror, Some(&mut portable));
+                    let e_portable =
+                        step_with::<PORTABLE_BLOCK>(&p, &s, &shape, mirror, Some(&mut portable));
                     assert_eq!(e_fast.to_bits(), e_portable.to_bits(), "{shape:?}");
                     let bits = |g: &[f32]| g.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                     assert!(bits(&fast) == bits(&portable), "{shape:?}, mirror {mirror}");
