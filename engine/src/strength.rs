@@ -20,9 +20,9 @@ use castella_movegen::Move;
 /// The weakest setting offered.
 pub const MIN_ELO: u32 = 1320;
 /// The strongest setting offered: no limit at all, full strength. At
-/// 10+0.1 it scored -35 against Stockfish 2600 before network 2 (+23 in
-/// self-play) and now -91 against 2850, whose limited levels lie closer
-/// together at that clock than their numbers (docs/strength.md).
+/// 10+0.1 it scored -35 against Stockfish 2600 before network 2 and now
+/// -35 against 2850, whose limited levels lie closer together at that
+/// clock than their numbers (docs/strength.md).
 pub const MAX_ELO: u32 = 2600;
 /// The highest setting that chooses among several moves; above it the
 /// limit is a node cap alone.
