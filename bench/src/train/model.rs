@@ -181,14 +181,31 @@ fn hidden_into<const BLOCK: usize>(
     }
 }
 
-/// The hidden sums of one view (the first `shape.hidden` of them).
-fn hidden(p: &[f32], shape: &Shape, inputs: &[u16], mirror: u16) -> [f32; MAX_HIDDEN] {
-    let mut acc = [0f32; MAX_HIDDEN];
-    hidden_into::<PORTABLE_BLOCK>(p, shape, inputs, mirror, &mut acc);
-    acc
+/// Both views' hidden sums of `s` (the first `shape.hidden` of each)
+/// and the output, in network units.
+#[inline(always)]
+fn forward<const BLOCK: usize>(
+    p: &[f32],
+    s: &Sample,
+    shape: &Shape,
+    mirror: u16,
+) -> ([f32; MAX_HIDDEN], [f32; MAX_HIDDEN], f32) {
+    let (n, h) = (s.count as usize, shape.hidden);
+    let mut us = [0f32; MAX_HIDDEN];
+    let mut them = [0f32; MAX_HIDDEN];
+    hidden_into::<BLOCK>(p, shape, &s.us[..n], mirror, &mut us);
+    hidden_into::<BLOCK>(p, shape, &s.them[..n], mirror, &mut them);
+    let out = output(
+        p,
+        shape.activation,
+        &us[..h],
+        &them[..h],
+        shape.output_of(s),
+    );
+    (us, them, out)
 }
 
-/// Neurons a block of [`hidden_into`] and [`step_with`] takes on the
+/// Neurons a block of [`hidden_into`] and [`step_with`] take on the
 /// portable path (16 SSE registers) and the AVX2 one (16 wider ones).
 const PORTABLE_BLOCK: usize = 32;
 #[cfg(target_arch = "x86_64")]
@@ -236,15 +253,10 @@ fn step_with<const BLOCK: usize>(
     mirror: u16,
     grad: Option<&mut [f32]>,
 ) -> f32 {
-    let n = s.count as usize;
-    let h = shape.hidden;
-    let mut us = [0f32; MAX_HIDDEN];
-    let mut them = [0f32; MAX_HIDDEN];
-    hidden_into::<BLOCK>(p, shape, &s.us[..n], mirror, &mut us);
-    hidden_into::<BLOCK>(p, shape, &s.them[..n], mirror, &mut them);
+    let (n, h) = (s.count as usize, shape.hidden);
+    let (us, them, out) = forward::<BLOCK>(p, s, shape, mirror);
     let act = shape.activation;
     let (w2, b2) = shape.output_of(s);
-    let out = output(p, act, &us[..h], &them[..h], (w2, b2));
     let slope = shape.slope();
     let pred = 1.0 / (1.0 + (-out * slope).exp());
     let err = pred - s.target;
@@ -281,16 +293,7 @@ fn step_with<const BLOCK: usize>(
 
 /// The network's output in centipawns, as the float model computes it.
 pub fn output_cp(p: &[f32], s: &Sample, shape: &Shape) -> f32 {
-    let (n, h) = (s.count as usize, shape.hidden);
-    let us = hidden(p, shape, &s.us[..n], 0);
-    let them = hidden(p, shape, &s.them[..n], 0);
-    output(
-        p,
-        shape.activation,
-        &us[..h],
-        &them[..h],
-        shape.output_of(s),
-    ) * SCALE as f32
+    forward::<PORTABLE_BLOCK>(p, s, shape, 0).2 * SCALE as f32
 }
 
 #[cfg(test)]
