@@ -24,34 +24,47 @@ impl Adam {
 
     /// Moves `state`'s parameters along the sum of `grad` and `others`
     /// (the threads' gradients, added in that order), then clips each
-    /// weight to what the file can hold. Span by span in parallel: each
+    /// weight to what the file can hold, and leaves every gradient zero
+    /// for the next batch (here, while each span is in the cache, rather
+    /// than in a pass of its own). Span by span in parallel: each
     /// parameter's arithmetic is the same whichever thread does it.
     pub fn update(
         &self,
         state: &mut Checkpoint,
         grad: &mut [f32],
-        others: &[Vec<f32>],
+        others: &mut [Vec<f32>],
         shape: &Shape,
     ) {
         let t = self.steps.min(i32::MAX as u64) as i32;
         let (c1, c2) = (1.0 - Self::BETA1.powi(t), 1.0 - Self::BETA2.powi(t));
         let (w2, b2) = (shape.w2(), shape.b2());
         let output_clip = shape.output_clip();
+        // The other gradients' spans, gathered span by span.
+        let mut other_spans: Vec<Vec<&mut [f32]>> =
+            (0..grad.len().div_ceil(SPAN)).map(|_| Vec::new()).collect();
+        for other in others.iter_mut() {
+            for (k, span) in other[..grad.len()].chunks_mut(SPAN).enumerate() {
+                other_spans[k].push(span);
+            }
+        }
         state
             .params
             .par_chunks_mut(SPAN)
             .zip(state.m.par_chunks_mut(SPAN))
             .zip(state.v.par_chunks_mut(SPAN))
             .zip(grad.par_chunks_mut(SPAN))
+            .zip(other_spans.par_iter_mut())
             .enumerate()
-            .for_each(|(k, (((params, m), v), g))| {
+            .for_each(|(k, ((((params, m), v), g), others))| {
                 let at = k * SPAN;
-                for other in others {
-                    for (x, y) in g.iter_mut().zip(&other[at..]) {
-                        *x += y;
+                for other in others.iter_mut() {
+                    for (x, y) in g.iter_mut().zip(other.iter_mut()) {
+                        *x += *y;
+                        *y = 0.0;
                     }
                 }
                 self.moments((c1, c2), params, m, v, g);
+                g.fill(0.0);
                 // The hidden weights and biases, then the output weights.
                 let end = at + params.len();
                 for (from, to, clip) in [(W1, w2, CLIP), (w2, b2, output_clip)] {
