@@ -43,7 +43,10 @@
 //! an ensemble, whose error on the held-out games is printed first.
 //! `--init CKPT` starts from a checkpoint's weights (or a `.nnue`
 //! file's), for example to fine-tune a distilled network on search
-//! scores, or the shipped one on new games. `--hidden N` is the hidden
+//! scores, or the shipped one on new games; a `.nnue` file with fewer
+//! hidden neurons than `--hidden` is widened (`quantise::widen`: its
+//! neurons kept, the new ones' output weights zero, so it starts out
+//! evaluating as it did). `--hidden N` is the hidden
 //! layer's size per view (128 to 512 in steps of 128; the engine reads
 //! each).
 //! `--buckets N` splits the output neuron into N material buckets (by the

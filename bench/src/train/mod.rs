@@ -152,7 +152,7 @@ fn run_until(c: &Config, last: u32) -> Result<(), String> {
         let params = match &c.init {
             Some(path) if path.extension().is_some_and(|e| e == "nnue") => {
                 let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-                quantise::dequantise_for(&bytes, &c.shape)
+                quantise::dequantise_for(&bytes, &c.shape, || model::init(&mut rng, &c.shape))
                     .map_err(|e| format!("{}: {e}", path.display()))?
             }
             Some(path) => Checkpoint::load(path, param_count)?.params,

@@ -87,15 +87,31 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
     Ok(p)
 }
 
-/// The float parameters of a network file for `shape`: its own, or,
+/// The float parameters of a network file for `shape`: its own; or,
 /// when `shape` has king buckets and the file plain inputs of the same
 /// shape otherwise, the file's input weights copied into every bucket (a
-/// start for king buckets from a trained plain network).
-pub fn dequantise_for(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
+/// start for king buckets from a trained plain network); or, when the
+/// file has fewer hidden neurons than `shape` and is otherwise of its
+/// shape, the file's network widened (see [`widen`]) with new neurons'
+/// input weights and biases from `fresh` (random starting weights for
+/// `shape`).
+pub fn dequantise_for(
+    bytes: &[u8],
+    shape: &Shape,
+    fresh: impl FnOnce() -> Vec<f32>,
+) -> Result<Vec<f32>, String> {
     let err = match dequantise(bytes, shape) {
         Ok(p) => return Ok(p),
         Err(e) => e,
     };
+    let file_hidden = bytes
+        .get(4..8)
+        .map(|b| u32::from_le_bytes(b.try_into().unwrap()) as usize);
+    if let Some(hidden) = file_hidden.filter(|&h| h < shape.hidden) {
+        let narrow = Shape { hidden, ..*shape };
+        let from = dequantise(bytes, &narrow).map_err(|_| err)?;
+        return Ok(widen(&from, &narrow, fresh(), shape));
+    }
     let plain = Shape {
         inputs: Inputs::PLAIN,
         ..*shape
@@ -113,12 +129,35 @@ pub fn dequantise_for(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
     Ok(p)
 }
 
+/// A network of `narrow` shape (`from`) as one of `wide` shape, which
+/// differs only in having more hidden neurons: the old neurons first,
+/// each new one with its input weights and bias from `fresh` and output
+/// weights of zero, so the wider network computes exactly what the
+/// narrower one does until training moves the new neurons' output
+/// weights. A way to grow a trained network on data too scarce to train
+/// the wider one from scratch.
+pub fn widen(from: &[f32], narrow: &Shape, mut fresh: Vec<f32>, wide: &Shape) -> Vec<f32> {
+    let (old, new) = (narrow.hidden, wide.hidden);
+    debug_assert!(old <= new && fresh.len() == wide.params());
+    for row in 0..narrow.inputs.rows() {
+        fresh[W1 + row * new..][..old].copy_from_slice(&from[W1 + row * old..][..old]);
+    }
+    fresh[wide.b1()..][..old].copy_from_slice(&from[narrow.b1()..][..old]);
+    for half in 0..MAX_BUCKETS * 2 {
+        let out = &mut fresh[wide.w2() + half * new..][..new];
+        out[..old].copy_from_slice(&from[narrow.w2() + half * old..][..old]);
+        out[old..].fill(0.0);
+    }
+    fresh[wide.b2()..].copy_from_slice(&from[narrow.b2()..]);
+    fresh
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::{Outcome, Scored};
-    use crate::train::model::output_cp;
     use crate::train::model::testing::*;
+    use crate::train::model::{init, output_cp};
     use crate::train::sample::{Distill, Labels, Sample, Target, Teacher};
     use castella_eval::nnue::Network;
     use castella_movegen::Position;
@@ -243,7 +282,7 @@ mod tests {
             ..plain
         };
         let bytes = quantise(&random_network(&mut rng, &plain, true), &plain);
-        let p = dequantise_for(&bytes, &keyed).unwrap();
+        let p = dequantise_for(&bytes, &keyed, || unreachable!()).unwrap();
         let (a, b) = (
             Network::from_bytes(&bytes).unwrap(),
             Network::from_bytes(&quantise(&p, &keyed)).unwrap(),
@@ -260,7 +299,8 @@ mod tests {
             &Shape {
                 hidden: 128,
                 ..keyed
-            }
+            },
+            || unreachable!()
         )
         .is_err());
     }
@@ -276,6 +316,65 @@ mod tests {
             let p = random_network(&mut rng, &shape, false);
             let d = largest_difference(&p, &shape);
             assert!(d <= 30.0, "{shape:?}: {d} cp apart");
+        }
+    }
+
+    /// A network widened to more neurons evaluates exactly as it did, in
+    /// floats and in the engine's integers, whatever the new neurons'
+    /// input weights; once their output weights move, it does not.
+    #[test]
+    fn widened_networks_evaluate_as_before() {
+        let mut rng = StdRng::seed_from_u64(8);
+        for narrow in shapes().into_iter().filter(|s| s.hidden == 128) {
+            let wide = Shape {
+                hidden: 384,
+                ..narrow
+            };
+            let bytes = quantise(&random_network(&mut rng, &narrow, true), &narrow);
+            let fresh = random_network(&mut rng, &wide, true);
+            let p = dequantise_for(&bytes, &wide, || fresh.clone()).unwrap();
+            let (a, b) = (
+                Network::from_bytes(&bytes).unwrap(),
+                Network::from_bytes(&quantise(&p, &wide)).unwrap(),
+            );
+            let fens = [
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            ];
+            for fen in fens {
+                let pos = Position::from_fen(fen).unwrap();
+                assert_eq!(a.evaluate(&pos), b.evaluate(&pos), "{narrow:?} {fen}");
+            }
+            for (s, t) in samples(&narrow.inputs).iter().zip(samples(&wide.inputs)) {
+                let before = output_cp(&dequantise(&bytes, &narrow).unwrap(), s, &narrow);
+                assert!((output_cp(&p, &t, &wide) - before).abs() < 1e-3);
+            }
+            // The new neurons are live: moving their output weights moves
+            // the evaluation.
+            let mut moved = p.clone();
+            for half in 0..MAX_BUCKETS * 2 {
+                moved[wide.w2() + half * 384 + 128..][..256].fill(0.3);
+            }
+            let c = Network::from_bytes(&quantise(&moved, &wide)).unwrap();
+            let pos = Position::from_fen(fens[0]).unwrap();
+            assert_ne!(a.evaluate(&pos), c.evaluate(&pos), "{narrow:?}");
+        }
+        // Narrower than the file, or of another activation: refused.
+        let shape = shapes()[2];
+        let bytes = quantise(&random_network(&mut rng, &shape, true), &shape);
+        for other in [
+            Shape {
+                hidden: 128,
+                ..shape
+            },
+            Shape {
+                hidden: 512,
+                fine_output: !shape.fine_output,
+                ..shape
+            },
+        ] {
+            assert!(dequantise_for(&bytes, &other, || init(&mut rng, &other)).is_err());
         }
     }
 }
