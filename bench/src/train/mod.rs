@@ -304,9 +304,9 @@ mod tests {
     }
 
     /// On a hundred short games the trainer predicts held-out games far
-    /// better than their mean target does, and a run cut off after an epoch and
-    /// resumed writes exactly what an unbroken run writes: the network
-    /// and the whole optimiser state.
+    /// better than their mean target does, and a run cut off after an
+    /// epoch and resumed writes exactly what an unbroken run writes: the
+    /// network and the whole optimiser state.
     #[test]
     fn training_learns_and_resumes_exactly() {
         let dir = std::env::temp_dir().join(format!("castella-train-{}", std::process::id()));

@@ -360,7 +360,7 @@ mod tests {
             let pos = Position::from_fen(fens[0]).unwrap();
             assert_ne!(a.evaluate(&pos), c.evaluate(&pos), "{narrow:?}");
         }
-        // Narrower than the file, or of another activation: refused.
+        // Narrower than the file, or wider with other output units: refused.
         let shape = shapes()[2];
         let bytes = quantise(&random_network(&mut rng, &shape, true), &shape);
         for other in [
