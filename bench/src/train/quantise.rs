@@ -104,9 +104,9 @@ pub fn dequantise_for(
         Ok(p) => return Ok(p),
         Err(e) => e,
     };
-    let file_hidden = bytes
-        .get(4..8)
-        .map(|b| u32::from_le_bytes(b.try_into().unwrap()) as usize);
+    let file_hidden = castella_eval::nnue::Network::from_bytes(bytes)
+        .ok()
+        .map(|net| net.hidden());
     if let Some(hidden) = file_hidden.filter(|&h| h < shape.hidden) {
         let narrow = Shape { hidden, ..*shape };
         let from = dequantise(bytes, &narrow).map_err(|_| err)?;
