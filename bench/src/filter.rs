@@ -30,7 +30,7 @@ impl Default for Filter {
 }
 
 impl Filter {
-    /// Everything passes: for counting and dumping raw data.
+    /// Every labelled position passes: for counting and dumping raw data.
     pub const NONE: Filter = Filter {
         skip_plies: 0,
         max_score: i32::MAX,
@@ -38,10 +38,11 @@ impl Filter {
         skip_check: false,
     };
 
-    /// Whether `s` passes.
+    /// Whether `s` passes. A position without a label never does.
     pub fn accepts(&self, s: &Scored) -> bool {
         let score = s.score as i32;
-        s.ply >= self.skip_plies
+        s.labelled()
+            && s.ply >= self.skip_plies
             && score.abs() <= self.max_score
             && !(self.quiet_only && s.pos.is_noisy(s.mv))
             && !(self.skip_check && s.pos.in_check())
@@ -98,6 +99,8 @@ mod tests {
         let check = "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1";
         assert!(!f.accepts(&scored(check, "e1e2", 0, 9)), "in check");
         assert!(Filter::NONE.accepts(&scored(check, "e1e2", 30_900, 0)));
+        let unlabelled = scored(kiwi, "a2a3", crate::games::NO_SCORE, 8);
+        assert!(!f.accepts(&unlabelled) && !Filter::NONE.accepts(&unlabelled));
         let mut g = Filter::default();
         assert!(g.parse_flag("--keep-noisy", || unreachable!()).unwrap());
         assert!(g.parse_flag("--skip-plies", || Ok("2".into())).unwrap());

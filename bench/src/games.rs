@@ -14,6 +14,11 @@
 //!         u16 m, m × (u16 move, i16 score for the side to move)
 //! ```
 //!
+//! A score of −32 768 ([`NO_SCORE`]) marks a move played without a
+//! labelling search (`datagen --label-share`): the position is replayed,
+//! never trained on. No search score comes near it (mates are within
+//! ±31 000).
+//!
 //! A chunk holds the games of one batch, written at once, so a stopped run
 //! keeps every finished chunk; "next game index" is where the run goes on
 //! (discarded openings take indices too). The reader checks each chunk's
@@ -25,6 +30,8 @@ use std::io::{Read, Write};
 
 /// The format version this code reads and writes.
 pub const VERSION: u16 = 1;
+/// The score stored for a position that was not searched for a label.
+pub const NO_SCORE: i16 = i16::MIN;
 const FILE_MAGIC: &[u8; 4] = b"CSGD";
 const CHUNK_MAGIC: &[u8; 4] = b"CHNK";
 const CHUNK_HEADER: usize = 16;
@@ -123,7 +130,8 @@ pub struct Game {
     pub outcome: Outcome,
     pub termination: Termination,
     /// Each move the engine played, with its search score in centipawns
-    /// from the side to move's view (mate scores as the search gives them).
+    /// from the side to move's view (mate scores as the search gives
+    /// them), or [`NO_SCORE`] where no labelling search was made.
     pub moves: Vec<(Move, i16)>,
 }
 
@@ -133,10 +141,18 @@ pub struct Scored {
     pub pos: Position,
     /// The move the engine played there.
     pub mv: Move,
-    /// The search's score for the side to move.
+    /// The search's score for the side to move, or [`NO_SCORE`].
     pub score: i16,
     /// Plies since the engine took over (0 for the first scored position).
     pub ply: usize,
+}
+
+impl Scored {
+    /// Whether the position was searched for a label (its score is one).
+    #[inline]
+    pub fn labelled(&self) -> bool {
+        self.score != NO_SCORE
+    }
 }
 
 impl Game {

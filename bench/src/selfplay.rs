@@ -1,7 +1,7 @@
 //! One self-play game for training data: a random opening, then the
 //! engine's search for both sides until the rules or adjudication end it.
 
-use crate::games::{Game, Outcome, Termination};
+use crate::games::{Game, Outcome, Termination, NO_SCORE};
 use castella_engine::draw::is_insufficient_material;
 use castella_engine::{Engine, Limits, Options};
 use castella_movegen::{Color, Position};
@@ -24,6 +24,14 @@ pub struct Settings {
     /// An opening whose verification search scores beyond this is thrown
     /// away: a game decided before it starts teaches little.
     pub max_opening_score: i32,
+    /// The share of positions searched at `soft_nodes` for a label; the
+    /// others are played from a search at `fast_nodes` and stored without
+    /// a score. A file's worth is mostly in its number of games (round 34
+    /// of `bench/tools/README.md`), and cheap moves between labels make
+    /// more games an hour.
+    pub label_share: f64,
+    /// The soft node limit of the moves not labelled.
+    pub fast_nodes: u64,
 }
 
 impl Default for Settings {
@@ -34,17 +42,34 @@ impl Default for Settings {
             dfrc: 0.8,
             random_plies: 8,
             max_opening_score: 1000,
+            label_share: 1.0,
+            fast_nodes: 1250,
         }
     }
 }
 
 impl Settings {
+    /// Whether every position is searched for a label.
+    fn labels_all(&self) -> bool {
+        self.label_share >= 1.0
+    }
+
     /// The settings as the text stored in a game file's header; a run can
-    /// be resumed only with the same text.
+    /// be resumed only with the same text. The labelling settings appear
+    /// only when some positions go without a label, so files made before
+    /// they existed resume.
     pub fn describe(&self, seed: u64) -> String {
+        let labels = if self.labels_all() {
+            String::new()
+        } else {
+            format!(
+                " label-share={} fast-nodes={}",
+                self.label_share, self.fast_nodes
+            )
+        };
         format!(
             "seed={seed} soft-nodes={} hard-nodes={} dfrc={} random-plies={} \
-             max-opening-score={} generator=castella-{}",
+             max-opening-score={}{labels} generator=castella-{}",
             self.soft_nodes,
             self.hard_nodes,
             self.dfrc,
@@ -105,6 +130,10 @@ pub fn play(index: u32, seed: u64, settings: &Settings) -> Option<Game> {
         soft_nodes: Some(settings.soft_nodes),
         ..Default::default()
     };
+    let fast_limits = Limits {
+        soft_nodes: Some(settings.fast_nodes),
+        ..limits.clone()
+    };
     let (verify, _) = engine.search_sync(&pos, &keys, &limits);
     if verify.score.abs() > settings.max_opening_score {
         return None;
@@ -138,17 +167,21 @@ pub fn play(index: u32, seed: u64, settings: &Settings) -> Option<Game> {
             break (Outcome::Draw, Termination::MaxPlies);
         }
 
-        let (result, _) = engine.search_sync(&pos, &keys, &limits);
+        let labelled = settings.labels_all() || rng.gen_bool(settings.label_share.max(0.0));
+        let (result, _) =
+            engine.search_sync(&pos, &keys, if labelled { &limits } else { &fast_limits });
         if !pos.is_legal(result.best) {
             // Cannot happen (the search returns a legal move whenever one
             // exists), but a tool should not write a game it cannot replay.
             return None;
         }
         let score = result.score;
-        moves.push((
-            result.best,
-            score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-        ));
+        let stored = if labelled {
+            score.clamp(NO_SCORE as i32 + 1, i16::MAX as i32) as i16
+        } else {
+            NO_SCORE
+        };
+        moves.push((result.best, stored));
 
         let white_score = if pos.side_to_move() == Color::White {
             score
@@ -224,5 +257,36 @@ mod tests {
         }
         assert_eq!(play(0, 3, &settings), play(0, 3, &settings), "same seed");
         assert_ne!(play(0, 3, &settings), play(0, 4, &settings), "other seed");
+        assert!(games
+            .iter()
+            .all(|g| g.moves.iter().all(|&(_, score)| score != NO_SCORE)));
+    }
+
+    /// With a label share below one, about that share of the positions
+    /// carries a score and the rest none; the games are still repeatable,
+    /// and the settings say how they were made.
+    #[test]
+    fn a_label_share_leaves_the_other_positions_unscored() {
+        let settings = Settings {
+            soft_nodes: 300,
+            hard_nodes: 3000,
+            label_share: 0.25,
+            fast_nodes: 100,
+            ..Settings::default()
+        };
+        let games: Vec<Game> = (0..6).filter_map(|i| play(i, 5, &settings)).collect();
+        let scores: Vec<i16> = games.iter().flat_map(|g| &g.moves).map(|m| m.1).collect();
+        let labelled = scores.iter().filter(|&&s| s != NO_SCORE).count();
+        let share = labelled as f64 / scores.len() as f64;
+        assert!(scores.len() >= 100, "{} positions", scores.len());
+        assert!(
+            (0.1..0.4).contains(&share),
+            "{labelled} of {}",
+            scores.len()
+        );
+        assert_eq!(play(1, 5, &settings), play(1, 5, &settings));
+        let text = settings.describe(5);
+        assert!(text.contains("label-share=0.25 fast-nodes=100"), "{text}");
+        assert!(!Settings::default().describe(5).contains("label-share"));
     }
 }

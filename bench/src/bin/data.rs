@@ -181,10 +181,11 @@ fn stats(args: &Args) -> Result<(), String> {
     // Scores of the positions that pass the filter, from White's view.
     const EDGES: [i32; 11] = [-1000, -500, -200, -100, -50, 0, 50, 100, 200, 500, 1000];
     let mut buckets = [0usize; EDGES.len() + 1];
-    let (mut total, mut kept, mut white_to_move) = (0usize, 0usize, 0usize);
+    let (mut total, mut labelled, mut kept, mut white_to_move) = (0usize, 0usize, 0usize, 0usize);
     for g in &games {
         g.for_each_position(|s| {
             total += 1;
+            labelled += s.labelled() as usize;
             if !args.filter.accepts(&s) {
                 return;
             }
@@ -194,6 +195,12 @@ fn stats(args: &Args) -> Result<(), String> {
             let score = if white { s.score } else { -s.score } as i32;
             buckets[EDGES.iter().take_while(|&&e| score >= e).count()] += 1;
         })?;
+    }
+    if labelled < total {
+        say!(
+            "labelled positions: {labelled} of {total} ({:.1}%)",
+            100.0 * labelled as f64 / total as f64
+        );
     }
     say!(
         "positions: {total}, {kept} pass the filter ({:.1}%), {:.1}% with White to move",

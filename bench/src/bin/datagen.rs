@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! datagen [--dir DIR] [--name NAME] [--games N] [--nodes N] [--hard-nodes N]
-//!         [--dfrc X] [--random-plies N] [--seed S] [--threads T] [--chunk N]
+//!         [--dfrc X] [--random-plies N] [--label-share X] [--fast-nodes N]
+//!         [--seed S] [--threads T] [--chunk N]
 //! ```
 //!
 //! Plays `--games` games (see `castella_bench::selfplay`) and writes them to
@@ -10,7 +11,11 @@
 //! every move with the search's score, so any position can be rebuilt and
 //! filtered when it is loaded. `DIR` defaults to `$CASTELLA_DATA`, else
 //! `$HOME/castella-data`; `NAME` to `seed<S>`. `DIR/manifest.tsv` lists
-//! every file there with its settings and counts.
+//! every file there with its settings and counts. With `--label-share X`
+//! below 1 only that share of the positions (drawn at random) is searched
+//! at `--nodes` and scored; the others are played from a search at
+//! `--fast-nodes` (a quarter of `--nodes` unless given) and stored without
+//! a score, never to be trained on.
 //!
 //! Games are played in parallel and written in order, a chunk of `--chunk`
 //! games at a time, so the file depends only on the settings and the seed,
@@ -36,7 +41,8 @@ struct Config {
 }
 
 const USAGE: &str = "usage: datagen [--dir DIR] [--name NAME] [--games N] [--nodes N] \
-[--hard-nodes N] [--dfrc X] [--random-plies N] [--seed S] [--threads T] [--chunk N]";
+[--hard-nodes N] [--dfrc X] [--random-plies N] [--label-share X] [--fast-nodes N] [--seed S] \
+[--threads T] [--chunk N]";
 
 /// The data directory when none is given.
 fn default_dir() -> PathBuf {
@@ -57,6 +63,7 @@ fn parse_args() -> Result<Config, String> {
         chunk: 64,
         settings: Settings::default(),
     };
+    let mut fast_nodes = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         if flag == "-h" || flag == "--help" {
@@ -72,6 +79,8 @@ fn parse_args() -> Result<Config, String> {
             "--name" => c.name = Some(value),
             "--games" => c.games = num(&flag, &value)?,
             "--nodes" => s.soft_nodes = num(&flag, &value)?,
+            "--label-share" => s.label_share = num(&flag, &value)?,
+            "--fast-nodes" => fast_nodes = Some(num(&flag, &value)?),
             "--hard-nodes" => s.hard_nodes = num(&flag, &value)?,
             "--dfrc" => s.dfrc = num(&flag, &value)?,
             "--random-plies" => s.random_plies = num(&flag, &value)?,
@@ -84,6 +93,10 @@ fn parse_args() -> Result<Config, String> {
     if !(0.0..=1.0).contains(&c.settings.dfrc) {
         return Err("--dfrc must be between 0 and 1".into());
     }
+    if !(c.settings.label_share > 0.0 && c.settings.label_share <= 1.0) {
+        return Err("--label-share must be above 0 and at most 1".into());
+    }
+    c.settings.fast_nodes = fast_nodes.unwrap_or(c.settings.soft_nodes / 4).max(1);
     Ok(c)
 }
 
