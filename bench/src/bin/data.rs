@@ -1,7 +1,7 @@
 //! `data`: looks after `datagen`'s game files.
 //!
 //! ```text
-//! data count FILE...                     games and positions per file
+//! data count FILE...                     games and positions (labelled) per file
 //! data stats [FILTER] FILE...            results, endings, scores, lengths
 //! data merge OUT FILE...                 one file with every game
 //! data shuffle [--seed S] OUT FILE...    the same, games in random order
@@ -104,15 +104,26 @@ fn load(files: &[String]) -> Result<Vec<(String, Vec<Game>)>, String> {
 }
 
 fn count(files: &[String]) -> Result<(), String> {
-    let (mut games, mut positions) = (0, 0);
+    // Positions without a label (`datagen --label-share`) are named apart.
+    let described = |p: usize, l: usize| {
+        if l < p {
+            format!("{p} positions ({l} labelled)")
+        } else {
+            format!("{p} positions")
+        }
+    };
+    let (mut games, mut positions, mut labelled) = (0, 0, 0);
     for (name, g) in load(files)? {
-        let p: usize = g.iter().map(|g| g.moves.len()).sum();
-        say!("{name}: {} games, {p} positions", g.len());
+        let moves = g.iter().flat_map(|g| &g.moves);
+        let p = moves.clone().count();
+        let l = moves.filter(|m| m.1 != games::NO_SCORE).count();
+        say!("{name}: {} games, {}", g.len(), described(p, l));
         games += g.len();
         positions += p;
+        labelled += l;
     }
     if files.len() > 1 {
-        say!("total: {games} games, {positions} positions");
+        say!("total: {games} games, {}", described(positions, labelled));
     }
     Ok(())
 }
