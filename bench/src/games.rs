@@ -169,6 +169,11 @@ impl Game {
         Some(pos)
     }
 
+    /// How many of the game's positions carry a label.
+    pub fn labelled(&self) -> usize {
+        self.moves.iter().filter(|m| m.1 != NO_SCORE).count()
+    }
+
     /// Whether both sides started from the same back rank.
     pub fn is_double_frc(&self) -> bool {
         self.back_ranks.0 != self.back_ranks.1

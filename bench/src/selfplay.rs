@@ -257,9 +257,7 @@ mod tests {
         }
         assert_eq!(play(0, 3, &settings), play(0, 3, &settings), "same seed");
         assert_ne!(play(0, 3, &settings), play(0, 4, &settings), "other seed");
-        assert!(games
-            .iter()
-            .all(|g| g.moves.iter().all(|&(_, score)| score != NO_SCORE)));
+        assert!(games.iter().all(|g| g.labelled() == g.moves.len()));
     }
 
     /// With a label share below one, about that share of the positions
@@ -275,15 +273,11 @@ mod tests {
             ..Settings::default()
         };
         let games: Vec<Game> = (0..6).filter_map(|i| play(i, 5, &settings)).collect();
-        let scores: Vec<i16> = games.iter().flat_map(|g| &g.moves).map(|m| m.1).collect();
-        let labelled = scores.iter().filter(|&&s| s != NO_SCORE).count();
-        let share = labelled as f64 / scores.len() as f64;
-        assert!(scores.len() >= 100, "{} positions", scores.len());
-        assert!(
-            (0.1..0.4).contains(&share),
-            "{labelled} of {}",
-            scores.len()
-        );
+        let positions: usize = games.iter().map(|g| g.moves.len()).sum();
+        let labelled: usize = games.iter().map(Game::labelled).sum();
+        let share = labelled as f64 / positions as f64;
+        assert!(positions >= 100, "{positions} positions");
+        assert!((0.1..0.4).contains(&share), "{labelled} of {positions}");
         assert_eq!(play(1, 5, &settings), play(1, 5, &settings));
         let text = settings.describe(5);
         assert!(text.contains("label-share=0.25 fast-nodes=100"), "{text}");

@@ -114,9 +114,8 @@ fn count(files: &[String]) -> Result<(), String> {
     };
     let (mut games, mut positions, mut labelled) = (0, 0, 0);
     for (name, g) in load(files)? {
-        let moves = g.iter().flat_map(|g| &g.moves);
-        let p = moves.clone().count();
-        let l = moves.filter(|m| m.1 != games::NO_SCORE).count();
+        let p: usize = g.iter().map(|g| g.moves.len()).sum();
+        let l: usize = g.iter().map(Game::labelled).sum();
         say!("{name}: {} games, {}", g.len(), described(p, l));
         games += g.len();
         positions += p;
