@@ -30,25 +30,37 @@ pub struct Settings {
     /// of `bench/tools/README.md`), and cheap moves between labels make
     /// more games an hour.
     pub label_share: f64,
-    /// The soft node limit of the moves not labelled.
+    /// The soft node limit of the moves not labelled (by default
+    /// [`Settings::fast_nodes_for`] the label's).
     pub fast_nodes: u64,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
+        let soft_nodes = 5000;
         Settings {
-            soft_nodes: 5000,
+            soft_nodes,
             hard_nodes: 100_000,
             dfrc: 0.8,
             random_plies: 8,
             max_opening_score: 1000,
             label_share: 1.0,
-            fast_nodes: 1250,
+            fast_nodes: Settings::fast_nodes_for(soft_nodes),
         }
     }
 }
 
 impl Settings {
+    /// The default soft node limit of unlabelled moves: a quarter of the
+    /// labels' (round 34 of `bench/tools/README.md`).
+    pub const fn fast_nodes_for(soft_nodes: u64) -> u64 {
+        if soft_nodes < 4 {
+            1
+        } else {
+            soft_nodes / 4
+        }
+    }
+
     /// Whether every position is searched for a label.
     fn labels_all(&self) -> bool {
         self.label_share >= 1.0

@@ -96,7 +96,9 @@ fn parse_args() -> Result<Config, String> {
     if !(c.settings.label_share > 0.0 && c.settings.label_share <= 1.0) {
         return Err("--label-share must be above 0 and at most 1".into());
     }
-    c.settings.fast_nodes = fast_nodes.unwrap_or(c.settings.soft_nodes / 4).max(1);
+    c.settings.fast_nodes = fast_nodes
+        .unwrap_or(Settings::fast_nodes_for(c.settings.soft_nodes))
+        .max(1);
     Ok(c)
 }
 

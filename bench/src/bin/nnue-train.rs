@@ -6,7 +6,7 @@
 //!   --epochs N (20)  --batch N (512)  --lr X (0.002)  --lr-end X (0.00001)
 //!   --lambda X (0)  --scale CP (210)  --hidden N (256)  --activation crelu|screlu (screlu)
 //!   --buckets N (1)  --fine-output  --king-buckets 1|2|4  --decay X (0.1)  --mirror
-//!   --hold-out N (50)  --seed S (1)
+//!   --hold-out N (50)  --valid FILE  --seed S (1)
 //!   --threads T  --out FILE (castella.nnue)  --resume  --init CKPT
 //!   --teacher  --teacher-mix X (0)  --teacher-net NET  --children N (0)  --baseline NET
 //!   --skip-plies N (8)  --max-score N (10000)  --keep-noisy  --keep-check
@@ -23,7 +23,11 @@
 //! (bench/tools/README.md) on 1.4 million positions: small batches, and
 //! the scores alone (lambda 0), as results are too noisy a label for
 //! that little data. Games whose index is a
-//! multiple of `--hold-out` are held out to validate on.
+//! multiple of `--hold-out` are held out to validate on; `--valid FILE`
+//! (repeatable) validates on all of FILE's games instead, and trains on
+//! every game of the others: one yardstick for networks trained on
+//! different files. With `--epochs 0` the trainer only prints the
+//! `--baseline` networks' errors, and needs no training file.
 //!
 //! After every epoch the trainer writes `OUT` (quantised, when the
 //! validation error improved) and `OUT` with the extension `.ckpt` (the
@@ -70,7 +74,7 @@ use castella_eval::nnue::{
 const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
 [--lambda X] [--scale CP] [--hidden N] [--activation crelu|screlu] [--buckets N] [--fine-output] \
 [--king-buckets 1|2|4] [--decay X] [--mirror] \
-[--hold-out N] [--seed S] [--threads T] [--out FILE] [--resume] [--init CKPT] [--teacher] \
+[--hold-out N] [--valid FILE] [--seed S] [--threads T] [--out FILE] [--resume] [--init CKPT] [--teacher] \
 [--teacher-mix X] [--teacher-net NET] [--children N] [--baseline NET] [--skip-plies N] \
 [--max-score N] [--keep-noisy] [--keep-check] FILE...";
 
@@ -97,6 +101,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
         decay: 0.1,
         mirror: false,
         hold_out_every: 50,
+        valid: Vec::new(),
         seed: 1,
         out: "castella.nnue".into(),
         resume: false,
@@ -148,6 +153,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             "--decay" => c.decay = num(&flag, value()?)?,
             "--mirror" => c.mirror = true,
             "--hold-out" => c.hold_out_every = num::<u32>(&flag, value()?)?.max(2),
+            "--valid" => c.valid.push(value()?),
             "--seed" => c.seed = num(&flag, value()?)?,
             "--threads" => threads = Some(num(&flag, value()?)?),
             "--out" => c.out = value()?.into(),
@@ -172,7 +178,9 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             _ => c.files.push(flag),
         }
     }
-    if c.files.is_empty() {
+    // Comparing baselines on `--valid` files alone needs nothing to train on.
+    let only_compares = c.epochs == 0 && !c.valid.is_empty();
+    if c.files.is_empty() && !only_compares {
         return Err(format!("no game file given\n{USAGE}"));
     }
     if c.mirror && c.shape.inputs.keyed() {

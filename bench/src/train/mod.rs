@@ -15,7 +15,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rayon::prelude::*;
-use sample::{Distill, Labels, Sample, Target, Teacher};
+use sample::{Distill, HoldOut, Labels, Sample, Source, Target, Teacher};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -37,8 +37,11 @@ pub struct Config {
     /// See half the positions mirrored left to right, a different half
     /// each epoch: a mirrored Chess960 position is worth the same.
     pub mirror: bool,
-    /// Games whose index is a multiple of this are held out.
+    /// Games whose index is a multiple of this are held out, unless
+    /// `valid` names files to validate on instead.
     pub hold_out_every: u32,
+    /// Files whose games are all held out, and then none of `files`'s.
+    pub valid: Vec<String>,
     pub seed: u64,
     /// The quantised network, written whenever validation improves.
     pub out: PathBuf,
@@ -56,6 +59,26 @@ pub struct Config {
     pub baselines: Vec<PathBuf>,
     /// Network files whose mean is the teacher; none: the embedded one.
     pub teacher_nets: Vec<PathBuf>,
+}
+
+impl Config {
+    /// The files to read and which of their games validate.
+    pub fn sources(&self) -> Vec<Source> {
+        let train = if self.valid.is_empty() {
+            HoldOut::Every(self.hold_out_every)
+        } else {
+            HoldOut::Nothing
+        };
+        let source = |path: &String, hold_out| Source {
+            path: path.clone(),
+            hold_out,
+        };
+        self.files
+            .iter()
+            .map(|p| source(p, train))
+            .chain(self.valid.iter().map(|p| source(p, HoldOut::Everything)))
+            .collect()
+    }
 }
 
 /// The network in the file at `path`; an error names the file.
@@ -101,14 +124,10 @@ fn run_until(c: &Config, last: u32) -> Result<(), String> {
         distill: c.distill,
         teacher: &teacher,
     };
-    let (train, valid) = sample::load(
-        &c.files,
-        &c.filter,
-        labels,
-        &c.shape.inputs,
-        c.hold_out_every,
-    )?;
-    if train.len() < 100 || valid.is_empty() {
+    let sources = c.sources();
+    let (train, valid) = sample::load(&sources, &c.filter, labels, &c.shape.inputs)?;
+    // With no epochs to run the trainer only compares the baselines.
+    if (c.epochs > 0 && train.len() < 100) || valid.is_empty() {
         return Err(format!(
             "too little data: {} training and {} validation positions",
             train.len(),
@@ -121,9 +140,7 @@ fn run_until(c: &Config, last: u32) -> Result<(), String> {
         valid.len(),
         start.elapsed().as_secs_f64()
     );
-    let error_of = |judge: &Teacher| {
-        sample::baseline_error(&c.files, &c.filter, c.target, c.hold_out_every, judge)
-    };
+    let error_of = |judge: &Teacher| sample::baseline_error(&sources, &c.filter, c.target, judge);
     for path in &c.baselines {
         let net = read_network(path)?;
         let described = net.describe();
@@ -139,6 +156,9 @@ fn run_until(c: &Config, last: u32) -> Result<(), String> {
             c.teacher_nets.len(),
             error_of(&teacher)?
         );
+    }
+    if c.epochs == 0 {
+        return Ok(());
     }
     let param_count = c.shape.params();
 
@@ -293,6 +313,7 @@ mod tests {
             decay: 0.1,
             mirror: true,
             hold_out_every: 5,
+            valid: Vec::new(),
             seed: 3,
             out,
             resume: false,
@@ -336,13 +357,27 @@ mod tests {
             distill: c.distill,
             teacher: &Teacher::embedded(),
         };
-        let (train, valid) = sample::load(&files, &c.filter, labels, &c.shape.inputs, 5).unwrap();
+        let (train, valid) =
+            sample::load(&c.sources(), &c.filter, labels, &c.shape.inputs).unwrap();
         assert!(
             train.len() > 1000 && valid.len() > 100,
             "{} {}",
             train.len(),
             valid.len()
         );
+        // The same file as a training file beside `--valid` gives all its
+        // games to training, and as a `--valid` file all to validation.
+        let both = Config {
+            valid: files.clone(),
+            ..c.clone()
+        };
+        let sources = both.sources();
+        assert_eq!(sources[0].hold_out, HoldOut::Nothing);
+        assert_eq!(sources[1].hold_out, HoldOut::Everything);
+        let (all_train, all_valid) =
+            sample::load(&sources, &c.filter, labels, &c.shape.inputs).unwrap();
+        assert_eq!(all_train.len(), all_valid.len());
+        assert_eq!(all_train.len(), train.len() + valid.len());
         let random = model::init(&mut StdRng::seed_from_u64(c.seed), &c.shape);
         let before = mean_error(&random, &valid, &c.shape);
         let mean = train.iter().map(|s| s.target as f64).sum::<f64>() / train.len() as f64;

@@ -214,23 +214,50 @@ impl Sample {
     }
 }
 
-/// The samples of `files` that pass `filter`, labelled by `labels`:
-/// training samples, and validation samples from the held-out games
-/// (every game whose index is a multiple of `hold_out_every`), so that
-/// no position of a validation game is trained on; they get no mix and
-/// no children. Each training position also brings
+/// Which games of a file are held out to validate on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HoldOut {
+    /// Those whose index is a multiple of this (at least 2).
+    Every(u32),
+    /// None: a training file when validation has files of its own.
+    Nothing,
+    /// All: a file given to validate on alone (`--valid`).
+    Everything,
+}
+
+impl HoldOut {
+    /// Whether the game with this index is held out.
+    pub fn holds(self, index: u32) -> bool {
+        match self {
+            HoldOut::Every(n) => index.is_multiple_of(n.max(1)),
+            HoldOut::Nothing => false,
+            HoldOut::Everything => true,
+        }
+    }
+}
+
+/// A game file and which of its games are held out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    pub path: String,
+    pub hold_out: HoldOut,
+}
+
+/// The samples of `sources` that pass `filter`, labelled by `labels`:
+/// training samples, and validation samples from the held-out games, so
+/// that no position of a validation game is trained on; they get no mix
+/// and no children. Each training position also brings
 /// [`Distill::children`] positions, labelled by the teacher.
 /// Samples list the network's `inputs`.
 pub fn load(
-    files: &[String],
+    sources: &[Source],
     filter: &Filter,
     labels: Labels,
     inputs: &Inputs,
-    hold_out_every: u32,
 ) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let mut train = Vec::new();
     let mut valid = Vec::new();
-    for f in files {
+    for Source { path: f, hold_out } in sources {
         let contents = games::read(Path::new(f))?;
         if let Some(problem) = &contents.problem {
             eprintln!("warning: {f}: {problem}");
@@ -240,7 +267,7 @@ pub fn load(
             .par_iter()
             .map(|g| {
                 let mut v = Vec::new();
-                let held_out = g.index % hold_out_every.max(1) == 0;
+                let held_out = hold_out.holds(g.index);
                 let labels = if held_out {
                     labels.for_validation()
                 } else {
@@ -286,23 +313,22 @@ fn random_children(s: &Scored, game: u32, n: u32) -> Vec<Position> {
         .collect()
 }
 
-/// The mean squared error, on the held-out games of `files`, of the
+/// The mean squared error, on the held-out games of `sources`, of the
 /// evaluation `judge` (one network, or an ensemble's mean): what a
 /// trained network is compared with.
 pub fn baseline_error(
-    files: &[String],
+    sources: &[Source],
     filter: &Filter,
     target: Target,
-    hold_out_every: u32,
     judge: &Teacher,
 ) -> Result<f64, String> {
     let (mut sum, mut n) = (0f64, 0usize);
-    for f in files {
-        let contents = games::read(Path::new(f))?;
-        let held_out = contents
-            .games
-            .iter()
-            .filter(|g| g.index % hold_out_every.max(1) == 0);
+    for Source { path, hold_out } in sources {
+        if *hold_out == HoldOut::Nothing {
+            continue;
+        }
+        let contents = games::read(Path::new(path))?;
+        let held_out = contents.games.iter().filter(|g| hold_out.holds(g.index));
         for g in held_out {
             let _ = g.for_each_position(|s| {
                 if !filter.accepts(&s) {
