@@ -183,6 +183,11 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
     if c.files.is_empty() && !only_compares {
         return Err(format!("no game file given\n{USAGE}"));
     }
+    if let Some(f) = c.files.iter().find(|f| c.valid.contains(f)) {
+        return Err(format!(
+            "{f} is given to train on and as --valid: its games would be in both"
+        ));
+    }
     if c.mirror && c.shape.inputs.keyed() {
         return Err("--mirror is for plain inputs: --king-buckets mirrors the board itself".into());
     }
