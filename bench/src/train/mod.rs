@@ -134,8 +134,13 @@ fn run_until(c: &Config, last: u32) -> Result<(), String> {
             valid.len()
         ));
     }
+    let held_out = if c.valid.is_empty() {
+        format!("every {}th game held out", c.hold_out_every)
+    } else {
+        "the --valid files' games".to_string()
+    };
     eprintln!(
-        "{} training and {} validation positions (held-out games), loaded in {:.0} s",
+        "{} training and {} validation positions ({held_out}), loaded in {:.0} s",
         train.len(),
         valid.len(),
         start.elapsed().as_secs_f64()
