@@ -135,7 +135,7 @@ fn run_until(c: &Config, last: u32) -> Result<(), String> {
         ));
     }
     let held_out = if c.valid.is_empty() {
-        format!("every {}th game held out", c.hold_out_every)
+        format!("1 game in {} held out", c.hold_out_every)
     } else {
         "the --valid files' games".to_string()
     };
