@@ -32,6 +32,12 @@ use std::io::{Read, Write};
 pub const VERSION: u16 = 1;
 /// The score stored for a position that was not searched for a label.
 pub const NO_SCORE: i16 = i16::MIN;
+
+/// Whether a stored score is a label, not [`NO_SCORE`].
+#[inline]
+pub fn is_label(score: i16) -> bool {
+    score != NO_SCORE
+}
 const FILE_MAGIC: &[u8; 4] = b"CSGD";
 const CHUNK_MAGIC: &[u8; 4] = b"CHNK";
 const CHUNK_HEADER: usize = 16;
@@ -151,7 +157,7 @@ impl Scored {
     /// Whether the position was searched for a label (its score is one).
     #[inline]
     pub fn labelled(&self) -> bool {
-        self.score != NO_SCORE
+        is_label(self.score)
     }
 }
 
@@ -171,7 +177,10 @@ impl Game {
 
     /// How many of the game's positions carry a label.
     pub fn labelled(&self) -> usize {
-        self.moves.iter().filter(|m| m.1 != NO_SCORE).count()
+        self.moves
+            .iter()
+            .filter(|&&(_, score)| is_label(score))
+            .count()
     }
 
     /// Whether both sides started from the same back rank.
