@@ -102,34 +102,65 @@ fn parse_args() -> Result<Config, String> {
     Ok(c)
 }
 
+/// The manifest's columns.
+const MANIFEST_HEADER: &str =
+    "file\tgames\tpositions\tlabelled\tnext_index\tsettings\tupdated_unix";
+
+/// Positions played and positions labelled (searched for a score) in
+/// `games`: the two differ under `--label-share`.
+fn count_positions(games: &[Game]) -> (usize, usize) {
+    games
+        .iter()
+        .fold((0, 0), |(p, l), g| (p + g.moves.len(), l + g.labelled()))
+}
+
 /// One line of the manifest: what a game file holds.
 fn manifest_line(file: &str, games: &[Game], next_index: u32, settings: &str) -> String {
-    let positions: usize = games.iter().map(|g| g.moves.len()).sum();
+    let (positions, labelled) = count_positions(games);
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     format!(
-        "{file}\t{}\t{positions}\t{next_index}\t{settings}\t{now}",
+        "{file}\t{}\t{positions}\t{labelled}\t{next_index}\t{settings}\t{now}",
         games.len()
     )
 }
 
+/// A manifest line of another file, in today's columns: lines written
+/// before the `labelled` column get `-` there.
+fn upgraded(line: &str) -> String {
+    let fields: Vec<&str> = line.split('\t').collect();
+    if fields.len() == 6 {
+        [&fields[..3], &["-"], &fields[3..]].concat().join("\t")
+    } else {
+        line.to_string()
+    }
+}
+
 /// Rewrites `dir/manifest.tsv` with `line` in place of the file's old one.
 fn update_manifest(dir: &Path, file: &str, line: &str) -> Result<(), String> {
-    const HEADER: &str = "file\tgames\tpositions\tnext_index\tsettings\tupdated_unix";
     let path = dir.join("manifest.tsv");
     let old = std::fs::read_to_string(&path).unwrap_or_default();
-    let mut lines: Vec<&str> = old
+    let mut lines: Vec<String> = old
         .lines()
-        .filter(|l| *l != HEADER && l.split('\t').next() != Some(file))
+        .filter(|l| !l.starts_with("file\t") && l.split('\t').next() != Some(file))
+        .map(upgraded)
         .collect();
-    lines.push(line);
+    lines.push(line.to_string());
     lines.sort_unstable();
-    let text = format!("{HEADER}\n{}\n", lines.join("\n"));
+    let text = format!("{MANIFEST_HEADER}\n{}\n", lines.join("\n"));
     let tmp = dir.join("manifest.tsv.tmp");
     std::fs::write(&tmp, text)
         .and_then(|_| std::fs::rename(&tmp, &path))
         .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// "N positions", and how many of them are labelled where not all are.
+fn describe_positions(games: &[Game]) -> String {
+    match count_positions(games) {
+        (p, l) if p == l => format!("{p} positions"),
+        (p, l) => format!("{p} positions ({l} labelled)"),
+    }
 }
 
 /// Holds `lock_path` (created if missing) locked for as long as the file
@@ -206,20 +237,20 @@ fn run(c: &Config) -> Result<(), String> {
         let secs = start.elapsed().as_secs_f64().max(1e-3);
         let done = (next - first) as f64;
         let eta = (c.games - next) as f64 * secs / done;
-        let total: usize = all.iter().map(|g| g.moves.len()).sum();
         eprintln!(
-            "game {next}/{}: {} games, {total} positions, {:.0} positions/s, ETA {:.0} min",
+            "game {next}/{}: {} games, {}, {:.0} positions/s, ETA {:.0} min",
             c.games,
             all.len(),
+            describe_positions(&all),
             played_positions as f64 / secs,
             eta / 60.0
         );
     }
     eprintln!(
-        "{}: {} games, {} positions",
+        "{}: {} games, {}",
         path.display(),
         all.len(),
-        all.iter().map(|g| g.moves.len()).sum::<usize>()
+        describe_positions(&all)
     );
     Ok(())
 }
@@ -252,6 +283,29 @@ mod tests {
         assert!(refused.contains("another datagen run"), "{refused}");
         drop(first);
         assert!(lock(&lock_path, &games).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The manifest keeps one line per file under today's header; lines
+    /// from before the `labelled` column get `-` in it.
+    #[test]
+    fn the_manifest_keeps_one_line_per_file() {
+        let dir = std::env::temp_dir().join(format!("datagen-manifest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = "file\tgames\tpositions\tnext_index\tsettings\tupdated_unix\n\
+                   a.games\t10\t900\t11\tseed=1\t5\n\
+                   b.games\t3\t300\t3\tseed=2\t6\n";
+        std::fs::write(dir.join("manifest.tsv"), old).unwrap();
+        let b = "b.games\t4\t400\t200\t4\tseed=2\t7";
+        update_manifest(&dir, "b.games", b).unwrap();
+        let text = std::fs::read_to_string(dir.join("manifest.tsv")).unwrap();
+        let expected = format!("{MANIFEST_HEADER}\na.games\t10\t900\t-\t11\tseed=1\t5\n{b}\n");
+        assert_eq!(text, expected);
+        update_manifest(&dir, "b.games", b).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join("manifest.tsv")).unwrap(),
+            expected
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
