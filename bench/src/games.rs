@@ -38,6 +38,24 @@ pub const NO_SCORE: i16 = i16::MIN;
 pub fn is_label(score: i16) -> bool {
     score != NO_SCORE
 }
+
+/// Positions played and positions labelled in `games`: the two differ
+/// where `datagen --label-share` left some unsearched.
+pub fn position_counts(games: &[Game]) -> (usize, usize) {
+    games
+        .iter()
+        .fold((0, 0), |(p, l), g| (p + g.moves.len(), l + g.labelled()))
+}
+
+/// "N positions", and how many of them are labelled where not all are.
+pub fn describe_positions(positions: usize, labelled: usize) -> String {
+    if labelled < positions {
+        format!("{positions} positions ({labelled} labelled)")
+    } else {
+        format!("{positions} positions")
+    }
+}
+
 const FILE_MAGIC: &[u8; 4] = b"CSGD";
 const CHUNK_MAGIC: &[u8; 4] = b"CHNK";
 const CHUNK_HEADER: usize = 16;

@@ -104,25 +104,23 @@ fn load(files: &[String]) -> Result<Vec<(String, Vec<Game>)>, String> {
 }
 
 fn count(files: &[String]) -> Result<(), String> {
-    // Positions without a label (`datagen --label-share`) are named apart.
-    let described = |p: usize, l: usize| {
-        if l < p {
-            format!("{p} positions ({l} labelled)")
-        } else {
-            format!("{p} positions")
-        }
-    };
     let (mut games, mut positions, mut labelled) = (0, 0, 0);
     for (name, g) in load(files)? {
-        let p: usize = g.iter().map(|g| g.moves.len()).sum();
-        let l: usize = g.iter().map(Game::labelled).sum();
-        say!("{name}: {} games, {}", g.len(), described(p, l));
+        let (p, l) = games::position_counts(&g);
+        say!(
+            "{name}: {} games, {}",
+            g.len(),
+            games::describe_positions(p, l)
+        );
         games += g.len();
         positions += p;
         labelled += l;
     }
     if files.len() > 1 {
-        say!("total: {games} games, {}", described(positions, labelled));
+        say!(
+            "total: {games} games, {}",
+            games::describe_positions(positions, labelled)
+        );
     }
     Ok(())
 }

@@ -106,24 +106,19 @@ fn parse_args() -> Result<Config, String> {
 const MANIFEST_HEADER: &str =
     "file\tgames\tpositions\tlabelled\tnext_index\tsettings\tupdated_unix";
 
-/// Positions played and positions labelled (searched for a score) in
-/// `games`: the two differ under `--label-share`.
-fn count_positions(games: &[Game]) -> (usize, usize) {
-    games
-        .iter()
-        .fold((0, 0), |(p, l), g| (p + g.moves.len(), l + g.labelled()))
-}
-
-/// One line of the manifest: what a game file holds.
-fn manifest_line(file: &str, games: &[Game], next_index: u32, settings: &str) -> String {
-    let (positions, labelled) = count_positions(games);
+/// One line of the manifest: what a game file holds (`counts` from
+/// [`games::position_counts`]).
+fn manifest_line(
+    file: &str,
+    games: usize,
+    (positions, labelled): (usize, usize),
+    next_index: u32,
+    settings: &str,
+) -> String {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    format!(
-        "{file}\t{}\t{positions}\t{labelled}\t{next_index}\t{settings}\t{now}",
-        games.len()
-    )
+    format!("{file}\t{games}\t{positions}\t{labelled}\t{next_index}\t{settings}\t{now}")
 }
 
 /// A manifest line of another file, in today's columns: lines written
@@ -153,14 +148,6 @@ fn update_manifest(dir: &Path, file: &str, line: &str) -> Result<(), String> {
     std::fs::write(&tmp, text)
         .and_then(|_| std::fs::rename(&tmp, &path))
         .map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// "N positions", and how many of them are labelled where not all are.
-fn describe_positions(games: &[Game]) -> String {
-    match count_positions(games) {
-        (p, l) if p == l => format!("{p} positions"),
-        (p, l) => format!("{p} positions ({l} labelled)"),
-    }
 }
 
 /// Holds `lock_path` (created if missing) locked for as long as the file
@@ -232,7 +219,9 @@ fn run(c: &Config) -> Result<(), String> {
         played_positions += batch.iter().map(|g| g.moves.len()).sum::<usize>();
         all.extend(batch);
         next = end;
-        update_manifest(&c.dir, &file, &manifest_line(&file, &all, next, &settings))?;
+        let counts = games::position_counts(&all);
+        let line = manifest_line(&file, all.len(), counts, next, &settings);
+        update_manifest(&c.dir, &file, &line)?;
 
         let secs = start.elapsed().as_secs_f64().max(1e-3);
         let done = (next - first) as f64;
@@ -241,16 +230,17 @@ fn run(c: &Config) -> Result<(), String> {
             "game {next}/{}: {} games, {}, {:.0} positions/s, ETA {:.0} min",
             c.games,
             all.len(),
-            describe_positions(&all),
+            games::describe_positions(counts.0, counts.1),
             played_positions as f64 / secs,
             eta / 60.0
         );
     }
+    let (positions, labelled) = games::position_counts(&all);
     eprintln!(
         "{}: {} games, {}",
         path.display(),
         all.len(),
-        describe_positions(&all)
+        games::describe_positions(positions, labelled)
     );
     Ok(())
 }
