@@ -500,7 +500,8 @@ mod tests {
         let portable = Network::from_bytes(&file)
             .unwrap()
             .with_kernels(Kernels::Portable);
-        let inputs = format!("768 x 4 king buckets, mirrored -> {}", network().hidden());
+        let plain = network();
+        let inputs = format!("768 x 4 king buckets, mirrored -> {}", plain.hidden());
         assert!(portable.describe().contains(&inputs));
         for k in Kernels::available() {
             assert_evaluates_as(
@@ -508,7 +509,6 @@ mod tests {
                 &portable,
             );
         }
-        let plain = network();
         let mut differ = false;
         for fen in FENS.iter().chain(&["3k4/8/8/8/8/8/3PP3/3K4 w - - 0 1"]) {
             let pos = Position::from_fen(fen).unwrap();
