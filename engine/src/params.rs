@@ -161,6 +161,13 @@ params! {
     tm_horizon = 40, 15..=50, 2;
     tm_ramp_start = 40, 10..=100, 5;
     tm_ramp_moves = 12, 1..=30, 2;
+    /// The reserve a clock keeps late in a game, when the increment pays
+    /// for each move: the soft limit is at most the clock over
+    /// `tm_soft_cap_div`, the hard limit at most `tm_hard_pct` percent of
+    /// it. With a quarter and three quarters the clock settled near two
+    /// increments and lost games at 8+0.08 to a scheduling hiccup.
+    tm_soft_cap_div = 8, 3..=16, 1;
+    tm_hard_pct = 50, 25..=80, 4;
     /// The soft limit scales by `(tm_unstable − tm_stable_step ·
     /// min(stability, tm_stable_max)) / 100` while the best move changes,
     /// and by `1 + min(score drop / tm_drop_div, tm_drop_max / 100)` when
