@@ -164,8 +164,7 @@ params! {
     /// The reserve a clock keeps late in a game, when the increment pays
     /// for each move: the soft limit is at most the clock over
     /// `tm_soft_cap_div`, the hard limit at most `tm_hard_pct` percent of
-    /// it. With a quarter and three quarters the clock settled near two
-    /// increments and lost games at 8+0.08 to a scheduling hiccup.
+    /// it, so a scheduling delay on a busy machine does not lose on time.
     tm_soft_cap_div = 8, 3..=16, 1;
     tm_hard_pct = 50, 25..=80, 4;
     /// The soft limit scales by `(tm_unstable − tm_stable_step ·

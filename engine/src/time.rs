@@ -183,37 +183,29 @@ mod tests {
             move_overhead_ms: 10,
             ..Default::default()
         };
-        let soft = |time: u64, inc: u64, move_number: u16| {
+        // The (soft, hard) limits for a clock of `time` plus `inc` at
+        // `move_number`.
+        let limits = |time: u64, inc: u64, move_number: u16| {
             let limits = Limits {
                 wtime: Some(time),
                 winc: Some(inc),
                 ..Default::default()
             };
-            TimeManager::new(&limits, &at_move(move_number), &opts, Instant::now())
-                .soft_ms
-                .unwrap()
+            let tm = TimeManager::new(&limits, &at_move(move_number), &opts, Instant::now());
+            (tm.soft_ms.unwrap(), tm.hard_ms.unwrap())
         };
-        assert!(soft(10_000, 100, 1) < soft(10_000, 100, 13));
-        assert_eq!(soft(10_000, 100, 13), soft(10_000, 100, 40));
+        assert!(limits(10_000, 100, 1).0 < limits(10_000, 100, 13).0);
+        assert_eq!(limits(10_000, 100, 13).0, limits(10_000, 100, 40).0);
         // 150 moves at 10+0.1 and 8+0.08, each spending twice its soft
         // limit (the scaling's usual maximum), or all of its hard limit:
         // the clock after a move keeps two increments, or one, in reserve
         // for the hiccups of a busy machine.
         for (start, inc) in [(10_000u64, 100u64), (8_000, 80)] {
-            let hard = |time: u64, move_number: u16| {
-                let limits = Limits {
-                    wtime: Some(time),
-                    winc: Some(inc),
-                    ..Default::default()
-                };
-                TimeManager::new(&limits, &at_move(move_number), &opts, Instant::now())
-                    .hard_ms
-                    .unwrap()
-            };
             let (mut usual, mut worst) = (start, start);
             for move_number in 1..=150 {
-                usual -= (2 * soft(usual, inc, move_number)).min(hard(usual, move_number));
-                worst -= hard(worst, move_number);
+                let (soft, hard) = limits(usual, inc, move_number);
+                usual -= (2 * soft).min(hard);
+                worst -= limits(worst, inc, move_number).1;
                 assert!(usual >= 2 * inc, "move {move_number}: {usual} ms left");
                 assert!(worst >= inc, "move {move_number}: {worst} ms left");
                 usual += inc;
