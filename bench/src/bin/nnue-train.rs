@@ -5,7 +5,8 @@
 //! nnue-train [OPTIONS] FILE...
 //!   --epochs N (20)  --batch N (512)  --lr X (0.002)  --lr-end X (0.00001)
 //!   --lambda X (0)  --scale CP (210)  --hidden N (256)  --activation crelu|screlu (screlu)
-//!   --buckets N (1)  --fine-output  --king-buckets 1|2|4  --decay X (0.1)  --mirror
+//!   --buckets N (1)  --fine-output  --king-buckets 1|2|4|8  --factoriser  --decay X (0.1)
+//!   --bucket-decay X (30)  --mirror
 //!   --hold-out N (50)  --valid FILE  --seed S (1)
 //!   --threads T  --out FILE (castella.nnue)  --resume  --init CKPT
 //!   --teacher  --teacher-mix X (0)  --teacher-net NET  --children N (0)  --baseline NET
@@ -59,7 +60,17 @@
 //! the rounding loss comes from. `--king-buckets N` keys each view's
 //! inputs on its own king: the board mirrored to bring that king to files
 //! a–d, and N sets of inputs by where it stands (1: mirroring alone; see
-//! `king_buckets` for 2 and 4); `--mirror` has nothing left to add then.
+//! `king_buckets` for 2, 4 and 8); `--mirror` has nothing left to add then.
+//! `--factoriser` trains one more set of inputs shared by every bucket
+//! beside them, added into each bucket's when the network is written
+//! (the engine reads an ordinary king-bucketed file): every position
+//! teaches the shared set, so the buckets need far less data. With
+//! `--init` from a plain network its weights become the shared set and
+//! the buckets start at zero. `--bucket-decay X` is the weight decay of
+//! the buckets' own rows with a factoriser (the shared rows and the rest
+//! keep `--decay`): a bucket stays near the shared rows unless its
+//! positions pull it away. On 1.07M training positions 30 did best of 1,
+//! 3, 10, 30 and 100 (bench/tools/README.md).
 //! `--baseline NET` (repeatable) first prints the validation error of the
 //! whole evaluation with that network, for comparison.
 
@@ -73,7 +84,7 @@ use castella_eval::nnue::{
 
 const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
 [--lambda X] [--scale CP] [--hidden N] [--activation crelu|screlu] [--buckets N] [--fine-output] \
-[--king-buckets 1|2|4] [--decay X] [--mirror] \
+[--king-buckets 1|2|4|8] [--factoriser] [--decay X] [--bucket-decay X] [--mirror] \
 [--hold-out N] [--valid FILE] [--seed S] [--threads T] [--out FILE] [--resume] [--init CKPT] [--teacher] \
 [--teacher-mix X] [--teacher-net NET] [--children N] [--baseline NET] [--skip-plies N] \
 [--max-score N] [--keep-noisy] [--keep-check] FILE...";
@@ -93,12 +104,14 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             buckets: 1,
             fine_output: false,
             inputs: Inputs::PLAIN,
+            factoriser: false,
         },
         epochs: 20,
         batch: 512,
         lr: 0.002,
         lr_end: 0.00001,
         decay: 0.1,
+        bucket_decay: 30.0,
         mirror: false,
         hold_out_every: 50,
         valid: Vec::new(),
@@ -142,6 +155,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             }
             "--fine-output" => c.shape.fine_output = true,
             "--king-buckets" => c.shape.inputs = king_buckets(&value()?)?,
+            "--factoriser" => c.shape.factoriser = true,
             "--hidden" => {
                 c.shape.hidden = num(&flag, value()?)?;
                 if !is_valid_hidden(c.shape.hidden) {
@@ -151,6 +165,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
                 }
             }
             "--decay" => c.decay = num(&flag, value()?)?,
+            "--bucket-decay" => c.bucket_decay = num(&flag, value()?)?,
             "--mirror" => c.mirror = true,
             "--hold-out" => c.hold_out_every = num::<u32>(&flag, value()?)?.max(2),
             "--valid" => c.valid.push(value()?),
@@ -188,6 +203,11 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             "{f} is given to train on and as --valid: its games would be in both"
         ));
     }
+    if c.shape.factoriser && c.shape.inputs.buckets() < 2 {
+        return Err(
+            "--factoriser shares rows between king buckets: give --king-buckets 2 or more".into(),
+        );
+    }
     if c.mirror && c.shape.inputs.keyed() {
         return Err("--mirror is for plain inputs: --king-buckets mirrors the board itself".into());
     }
@@ -201,7 +221,9 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
 /// buckets (files a–d of each rank from the king's side; the board is
 /// mirrored to bring the king there): 1, mirroring alone; 2, the home
 /// rank and the rest; 4, the home rank's files a–b and c–d (where castled
-/// and Chess960 kings stand), the second rank, and the rest.
+/// and Chess960 kings stand), the second rank, and the rest; 8, each
+/// home-rank file on its own, the second rank's files a–b and c–d, the
+/// third rank, and the rest.
 fn king_buckets(v: &str) -> Result<Inputs, String> {
     let mut map = [0u8; KING_SQUARES];
     match v {
@@ -212,7 +234,12 @@ fn king_buckets(v: &str) -> Result<Inputs, String> {
             map[4..8].fill(2);
             map[8..].fill(3);
         }
-        _ => return Err(format!("--king-buckets takes 1, 2 or 4, not '{v}'")),
+        "8" => {
+            map[..8].copy_from_slice(&[0, 1, 2, 3, 4, 4, 5, 5]);
+            map[8..12].fill(6);
+            map[12..].fill(7);
+        }
+        _ => return Err(format!("--king-buckets takes 1, 2, 4 or 8, not '{v}'")),
     }
     Inputs::king_buckets(&map)
 }

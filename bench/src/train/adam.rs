@@ -11,6 +11,10 @@ const SPAN: usize = 16 * 1024;
 pub struct Adam {
     pub lr: f32,
     pub decay: f32,
+    /// The decay of the king buckets' own rows where the network has a
+    /// factoriser: a larger one keeps each bucket near the shared rows
+    /// unless its positions say otherwise.
+    pub bucket_decay: f32,
     /// One over the batch's size: the gradients are sums.
     pub inv_batch: f32,
     /// Steps taken, this one included.
@@ -63,10 +67,31 @@ impl Adam {
                         *y = 0.0;
                     }
                 }
-                self.moments((c1, c2), params, m, v, g);
+                // The king buckets' own rows decay at their own rate.
+                let end = at + params.len();
+                let buckets = match shape.factor_row() {
+                    Some(_) => W1..W1 + shape.inputs.rows() * shape.hidden,
+                    None => W1..W1,
+                };
+                let (from, to) = (buckets.start.clamp(at, end), buckets.end.clamp(at, end));
+                let mut start = 0;
+                for (stop, decay) in [
+                    (from - at, self.decay),
+                    (to - at, self.bucket_decay),
+                    (params.len(), self.decay),
+                ] {
+                    let r = start..stop;
+                    let (p, m, v, g) = (
+                        &mut params[r.clone()],
+                        &mut m[r.clone()],
+                        &mut v[r.clone()],
+                        &g[r],
+                    );
+                    self.moments((c1, c2), decay, p, m, v, g);
+                    start = stop;
+                }
                 g.fill(0.0);
                 // The hidden weights and biases, then the output weights.
-                let end = at + params.len();
                 for (from, to, clip) in [(W1, w2, CLIP), (w2, b2, output_clip)] {
                     let (from, to) = (from.clamp(at, end), to.clamp(at, end));
                     for w in &mut params[from - at..to - at] {
@@ -80,13 +105,21 @@ impl Adam {
     /// and `c2`: on the AVX2 copy where the CPU has it, which gives the
     /// same floats (the same operations, each correctly rounded).
     #[inline]
-    fn moments(&self, c: (f32, f32), params: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32]) {
+    fn moments(
+        &self,
+        c: (f32, f32),
+        decay: f32,
+        params: &mut [f32],
+        m: &mut [f32],
+        v: &mut [f32],
+        g: &[f32],
+    ) {
         #[cfg(target_arch = "x86_64")]
         if is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has just said it has AVX2.
-            return unsafe { self.moments_avx2(c, params, m, v, g) };
+            return unsafe { self.moments_avx2(c, decay, params, m, v, g) };
         }
-        self.moments_with(c, params, m, v, g)
+        self.moments_with(c, decay, params, m, v, g)
     }
 
     /// # Safety
@@ -96,18 +129,20 @@ impl Adam {
     unsafe fn moments_avx2(
         &self,
         c: (f32, f32),
+        decay: f32,
         params: &mut [f32],
         m: &mut [f32],
         v: &mut [f32],
         g: &[f32],
     ) {
-        self.moments_with(c, params, m, v, g)
+        self.moments_with(c, decay, params, m, v, g)
     }
 
     #[inline(always)]
     fn moments_with(
         &self,
         (c1, c2): (f32, f32),
+        decay: f32,
         params: &mut [f32],
         m: &mut [f32],
         v: &mut [f32],
@@ -118,7 +153,61 @@ impl Adam {
             let g = g * self.inv_batch;
             *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
             *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
-            *p -= self.lr * ((*m / c1) / ((*v / c2).sqrt() + Self::EPS) + self.decay * *p);
+            *p -= self.lr * ((*m / c1) / ((*v / c2).sqrt() + Self::EPS) + decay * *p);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::model::testing::{shapes, three_king_buckets};
+
+    /// With no gradient a step only decays: the king buckets' own rows
+    /// at `bucket_decay` where the network has a factoriser, everything
+    /// else (the shared rows included) at `decay`.
+    #[test]
+    fn bucket_rows_decay_at_their_own_rate() {
+        let keyed = shapes()
+            .into_iter()
+            .find(|s| s.factoriser && s.inputs == three_king_buckets())
+            .unwrap();
+        for shape in [
+            keyed,
+            Shape {
+                factoriser: false,
+                ..keyed
+            },
+        ] {
+            let n = shape.params();
+            let mut state = Checkpoint {
+                epoch: 0,
+                steps: 0,
+                best: f64::INFINITY,
+                params: vec![0.5; n],
+                m: vec![0.0; n],
+                v: vec![0.0; n],
+            };
+            let adam = Adam {
+                lr: 0.01,
+                decay: 0.5,
+                bucket_decay: 4.0,
+                inv_batch: 1.0,
+                steps: 1,
+            };
+            // Several threads' gradients, spanning many spans.
+            let mut grad = vec![0.0; n];
+            let mut others = vec![vec![0.0; n]; 2];
+            adam.update(&mut state, &mut grad, &mut others, &shape);
+            let bucket_end = W1 + shape.inputs.rows() * shape.hidden;
+            for (i, &p) in state.params.iter().enumerate() {
+                let decay = if shape.factoriser && i < bucket_end {
+                    4.0
+                } else {
+                    0.5
+                };
+                assert_eq!(p, 0.5 - 0.01 * (decay * 0.5), "parameter {i} of {shape:?}");
+            }
         }
     }
 }

@@ -34,6 +34,9 @@ pub struct Config {
     pub lr_end: f32,
     /// Decoupled weight decay (AdamW), per unit of learning rate.
     pub decay: f32,
+    /// The decay of the king buckets' own rows where the network has a
+    /// factoriser (see [`adam::Adam::bucket_decay`]).
+    pub bucket_decay: f32,
     /// See half the positions mirrored left to right, a different half
     /// each epoch: a mirrored Chess960 position is worth the same.
     pub mirror: bool,
@@ -238,6 +241,7 @@ fn run_until(c: &Config, last: u32) -> Result<(), String> {
             let adam = adam::Adam {
                 lr,
                 decay: c.decay,
+                bucket_decay: c.bucket_decay,
                 inv_batch: 1.0 / batch.len() as f32,
                 steps: state.steps,
             };
@@ -310,12 +314,14 @@ mod tests {
                 buckets: 8,
                 fine_output: true,
                 inputs: Inputs::PLAIN,
+                factoriser: false,
             },
             epochs: 8,
             batch: 64,
             lr: 0.002,
             lr_end: 0.00001,
             decay: 0.1,
+            bucket_decay: 0.1,
             mirror: true,
             hold_out_every: 5,
             valid: Vec::new(),

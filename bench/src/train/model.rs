@@ -4,7 +4,7 @@
 
 use super::sample::Sample;
 use castella_eval::nnue::{
-    self, output_bucket, Inputs, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN, QB, QB_FINE, SCALE,
+    self, output_bucket, Inputs, INPUTS, MAX_ACTIVE, MAX_BUCKETS, MAX_HIDDEN, QB, QB_FINE, SCALE,
 };
 use rand::rngs::StdRng;
 use rand::Rng;
@@ -65,6 +65,14 @@ pub struct Shape {
     /// How the kings key the inputs: plain, or mirrored with king
     /// buckets (768 input rows per bucket).
     pub inputs: Inputs,
+    /// Train 768 more input rows shared by every king bucket (the
+    /// factoriser): each active input adds its bucket's row and the
+    /// shared row of the same piece and square, so what holds for every
+    /// king position is learnt from every position, and a bucket's rows
+    /// learn only how its king positions differ. Quantising adds the
+    /// shared rows into each bucket's, so the file and the engine never
+    /// see them.
+    pub factoriser: bool,
 }
 
 impl Shape {
@@ -74,9 +82,21 @@ impl Shape {
     // buckets a file may have; a network with fewer leaves the rest
     // untouched and unwritten.
 
+    /// Input rows trained: the file's (768 per king bucket), then the
+    /// factoriser's 768 if there is one.
+    pub fn rows(&self) -> usize {
+        self.inputs.rows() + self.factoriser as usize * INPUTS
+    }
+
+    /// Where the factoriser's rows start, if there are any: past the
+    /// bucket rows, which are all the file holds.
+    pub fn factor_row(&self) -> Option<usize> {
+        self.factoriser.then(|| self.inputs.rows())
+    }
+
     /// Where the hidden biases start.
     pub fn b1(&self) -> usize {
-        W1 + self.inputs.rows() * self.hidden
+        W1 + self.rows() * self.hidden
     }
 
     /// Where the output weights start.
@@ -125,7 +145,8 @@ impl Shape {
 pub fn init(rng: &mut StdRng, shape: &Shape) -> Vec<f32> {
     let mut p = vec![0f32; shape.params()];
     let w1 = 1.0 / (MAX_ACTIVE as f32).sqrt();
-    for w in &mut p[W1..shape.b1()] {
+    // The factoriser starts at zero: the network starts as one without it.
+    for w in &mut p[W1..W1 + shape.inputs.rows() * shape.hidden] {
         *w = rng.gen_range(-w1..w1);
     }
     let w2 = 1.0 / ((2 * shape.hidden) as f32).sqrt();
@@ -169,12 +190,20 @@ fn hidden_into<const BLOCK: usize>(
 ) {
     let n = shape.hidden;
     let bias = &p[shape.b1()..][..n];
+    let factor = shape.factor_row();
     for c in (0..n).step_by(BLOCK) {
         let mut a: [f32; BLOCK] = bias[c..c + BLOCK].try_into().unwrap();
         for &f in inputs {
-            let row = &p[W1 + (f ^ mirror) as usize * n + c..][..BLOCK];
+            let f = (f ^ mirror) as usize;
+            let row = &p[W1 + f * n + c..][..BLOCK];
             for (a, w) in a.iter_mut().zip(row) {
                 *a += w;
+            }
+            if let Some(shared) = factor {
+                let row = &p[W1 + (shared + f % INPUTS) * n + c..][..BLOCK];
+                for (a, w) in a.iter_mut().zip(row) {
+                    *a += w;
+                }
             }
         }
         sums[c..c + BLOCK].copy_from_slice(&a);
@@ -277,12 +306,20 @@ fn step_with<const BLOCK: usize>(
             }
             // Block by block, each row's share added in input order as
             // one row at a time would.
+            let factor = shape.factor_row();
             for c in (0..h).step_by(BLOCK) {
                 let d: [f32; BLOCK] = d_acc[c..c + BLOCK].try_into().unwrap();
                 for &f in inputs {
-                    let row = &mut g[W1 + (f ^ mirror) as usize * h + c..][..BLOCK];
+                    let f = (f ^ mirror) as usize;
+                    let row = &mut g[W1 + f * h + c..][..BLOCK];
                     for (r, d) in row.iter_mut().zip(&d) {
                         *r += d;
+                    }
+                    if let Some(shared) = factor {
+                        let row = &mut g[W1 + (shared + f % INPUTS) * h + c..][..BLOCK];
+                        for (r, d) in row.iter_mut().zip(&d) {
+                            *r += d;
+                        }
                     }
                 }
             }
@@ -310,6 +347,14 @@ pub(crate) mod testing {
     pub(crate) fn random_network(rng: &mut StdRng, shape: &Shape, on_grid: bool) -> Vec<f32> {
         let mut p = init(rng, shape);
         let (b1, w2, b2) = (shape.b1(), shape.w2(), shape.b2());
+        // A factoriser starts at zero in training: here it is as live
+        // as the buckets' rows, so that adding it in is tested.
+        if let Some(shared) = shape.factor_row() {
+            let w1 = 1.0 / (MAX_ACTIVE as f32).sqrt();
+            for w in &mut p[W1 + shared * shape.hidden..b1] {
+                *w = rng.gen_range(-w1..w1);
+            }
+        }
         for (i, b) in p[b1..w2].iter_mut().enumerate() {
             *b = (i % 7) as f32 * 0.08;
         }
@@ -339,7 +384,7 @@ pub(crate) mod testing {
 
     /// Both activations, with and without buckets and fine output
     /// weights, at both hidden sizes, and with mirrored and king-bucketed
-    /// inputs.
+    /// inputs, with and without a factoriser.
     pub(crate) fn shapes() -> Vec<Shape> {
         let mirrored = Inputs::king_buckets(&[0; KING_SQUARES]).unwrap();
         let mut v = Vec::new();
@@ -365,10 +410,17 @@ pub(crate) mod testing {
                         buckets,
                         fine_output,
                         inputs,
+                        factoriser: false,
                     });
                 }
             }
         }
+        // Factorised king buckets last of all, for the same reason.
+        let keyed: Vec<Shape> = v.iter().filter(|s| s.inputs.keyed()).copied().collect();
+        v.extend(keyed.into_iter().map(|s| Shape {
+            factoriser: true,
+            ..s
+        }));
         v
     }
 
@@ -438,7 +490,12 @@ mod tests {
                 reached.extend(w2..w2 + 2 * h);
                 reached.push(b2);
                 for &f in s.us[..n].iter().chain(&s.them[..n]) {
-                    reached.extend(W1 + f as usize * h..W1 + (f as usize + 1) * h);
+                    let f = f as usize;
+                    reached.extend(W1 + f * h..W1 + (f + 1) * h);
+                    if let Some(shared) = shape.factor_row() {
+                        let row = shared + f % INPUTS;
+                        reached.extend(W1 + row * h..W1 + (row + 1) * h);
+                    }
                 }
                 let (eps, close) = (1e-3, |a: f32, b: f32| {
                     (a - b).abs() <= 2e-4 + 0.02 * b.abs()

@@ -1,8 +1,10 @@
 //! The trainer's float parameters as the quantised network file the
 //! engine reads (`castella_eval::nnue`), and back.
 
-use super::model::{Activation, Shape, W1};
-use castella_eval::nnue::{Inputs, BUCKETS, FINE_OUTPUT, KING_BUCKETS, MAX_BUCKETS, QA, SCRELU};
+use super::model::{Activation, Shape, CLIP, W1};
+use castella_eval::nnue::{
+    Inputs, BUCKETS, FINE_OUTPUT, INPUTS, KING_BUCKETS, MAX_BUCKETS, QA, SCRELU,
+};
 
 /// The file's header for `shape`: magic, hidden size, flags, then the
 /// output bucket count and the king bucket map where the flags say so.
@@ -39,8 +41,27 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
     let (w2, b2) = (shape.w2(), shape.b2());
     let mut bytes = header(shape);
     bytes.reserve(2 * shape.params() + 4 * MAX_BUCKETS);
-    for &w in &p[W1..w2] {
-        bytes.extend_from_slice(&q(w, QA).to_le_bytes());
+    let h = shape.hidden;
+    for row in 0..shape.inputs.rows() {
+        let weights = &p[W1 + row * h..][..h];
+        match shape.factor_row() {
+            None => weights
+                .iter()
+                .for_each(|&w| bytes.extend_from_slice(&q(w, QA).to_le_bytes())),
+            // The factoriser's row of the same piece and square added in;
+            // clipped as a trained weight is, to keep the engine's sums
+            // within 16 bits (trained sums stay far inside it).
+            Some(shared) => {
+                let shared = &p[W1 + (shared + row % INPUTS) * h..][..h];
+                for (&w, &s) in weights.iter().zip(shared) {
+                    let w = (w + s).clamp(-CLIP, CLIP);
+                    bytes.extend_from_slice(&q(w, QA).to_le_bytes());
+                }
+            }
+        }
+    }
+    for &b in &p[shape.b1()..w2] {
+        bytes.extend_from_slice(&q(b, QA).to_le_bytes());
     }
     for &w in &p[w2..w2 + buckets * 2 * shape.hidden] {
         bytes.extend_from_slice(&q(w, qb).to_le_bytes());
@@ -74,7 +95,14 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
         v
     };
     let mut p = vec![0f32; shape.params()];
-    for w in &mut p[W1..w2] {
+    // The file's rows are the buckets' (a factoriser's were added into
+    // them, and start at zero here), then the hidden biases.
+    let (rows, rest) = p.split_at_mut(shape.b1());
+    let biases = &mut rest[..w2 - shape.b1()];
+    for w in rows[W1..W1 + shape.inputs.rows() * shape.hidden]
+        .iter_mut()
+        .chain(biases)
+    {
         *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / QA as f32;
     }
     let qb = shape.qb();
@@ -89,8 +117,9 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
 
 /// The float parameters of a network file for `shape`: its own; or,
 /// when `shape` has king buckets and the file plain inputs of the same
-/// shape otherwise, the file's input weights copied into every bucket (a
-/// start for king buckets from a trained plain network); or, when the
+/// shape otherwise, the file's input weights copied into every bucket, or
+/// into the factoriser where `shape` has one (a start for king buckets
+/// from a trained plain network); or, when the
 /// file has fewer hidden neurons than `shape` and is otherwise of its
 /// shape, the file's network widened (see [`widen`]) with new neurons'
 /// input weights and biases from `fresh` (random starting weights for
@@ -114,6 +143,7 @@ pub fn dequantise_for(
     }
     let plain = Shape {
         inputs: Inputs::PLAIN,
+        factoriser: false,
         ..*shape
     };
     if !shape.inputs.keyed() {
@@ -122,8 +152,13 @@ pub fn dequantise_for(
     let from = dequantise(bytes, &plain).map_err(|_| err)?;
     let mut p = vec![0f32; shape.params()];
     let rows = &from[W1..plain.b1()];
-    for bucket in p[W1..shape.b1()].chunks_exact_mut(rows.len()) {
-        bucket.copy_from_slice(rows);
+    match shape.factor_row() {
+        Some(shared) => p[W1 + shared * shape.hidden..shape.b1()].copy_from_slice(rows),
+        None => {
+            for bucket in p[W1..shape.b1()].chunks_exact_mut(rows.len()) {
+                bucket.copy_from_slice(rows);
+            }
+        }
     }
     p[shape.b1()..].copy_from_slice(&from[plain.b1()..]);
     Ok(p)
@@ -139,7 +174,7 @@ pub fn dequantise_for(
 pub fn widen(from: &[f32], narrow: &Shape, mut fresh: Vec<f32>, wide: &Shape) -> Vec<f32> {
     let (old, new) = (narrow.hidden, wide.hidden);
     debug_assert!(old <= new && fresh.len() == wide.params());
-    for row in 0..narrow.inputs.rows() {
+    for row in 0..narrow.rows() {
         fresh[W1 + row * new..][..old].copy_from_slice(&from[W1 + row * old..][..old]);
     }
     fresh[wide.b1()..][..old].copy_from_slice(&from[narrow.b1()..][..old]);
@@ -277,23 +312,34 @@ mod tests {
     fn plain_networks_start_king_buckets() {
         let mut rng = StdRng::seed_from_u64(3);
         let plain = shapes()[3];
+        let bytes = quantise(&random_network(&mut rng, &plain, true), &plain);
+        for factoriser in [false, true] {
+            let keyed = Shape {
+                inputs: three_king_buckets(),
+                factoriser,
+                ..plain
+            };
+            let p = dequantise_for(&bytes, &keyed, || unreachable!()).unwrap();
+            // With a factoriser the plain rows are the shared ones, and
+            // the buckets' own start at zero.
+            let bucket_rows = &p[W1..W1 + keyed.inputs.rows() * keyed.hidden];
+            assert_eq!(bucket_rows.iter().all(|&w| w == 0.0), factoriser);
+            let (a, b) = (
+                Network::from_bytes(&bytes).unwrap(),
+                Network::from_bytes(&quantise(&p, &keyed)).unwrap(),
+            );
+            for fen in [
+                "2rk4/pp6/8/8/8/8/PP6/2RK4 w - - 0 1",
+                "1k6/8/8/3q4/8/2N5/1K6/8 b - - 0 1",
+            ] {
+                let pos = Position::from_fen(fen).unwrap();
+                assert_eq!(a.evaluate(&pos), b.evaluate(&pos), "{fen}");
+            }
+        }
         let keyed = Shape {
             inputs: three_king_buckets(),
             ..plain
         };
-        let bytes = quantise(&random_network(&mut rng, &plain, true), &plain);
-        let p = dequantise_for(&bytes, &keyed, || unreachable!()).unwrap();
-        let (a, b) = (
-            Network::from_bytes(&bytes).unwrap(),
-            Network::from_bytes(&quantise(&p, &keyed)).unwrap(),
-        );
-        for fen in [
-            "2rk4/pp6/8/8/8/8/PP6/2RK4 w - - 0 1",
-            "1k6/8/8/3q4/8/2N5/1K6/8 b - - 0 1",
-        ] {
-            let pos = Position::from_fen(fen).unwrap();
-            assert_eq!(a.evaluate(&pos), b.evaluate(&pos), "{fen}");
-        }
         assert!(dequantise_for(
             &bytes,
             &Shape {
