@@ -39,9 +39,11 @@ fn game(round: u32, white: &str, black: &str, result: &str) -> String {
 }
 
 /// `match-sum.py` pairs Rounds 2k-1 and 2k within each file whatever
-/// order they finished in, counts an unfinished pair in W/D/L only,
-/// ignores other engines' games, and sums the pairs of several files.
-/// Games are told apart by where their moves end, not by an Event tag.
+/// order they finished in (or the two games of one Round in a file where
+/// rounds repeat, as fastchess writes them), counts an unfinished pair
+/// in W/D/L only, ignores other engines' games, and sums the pairs of
+/// several files. Games are told apart by where their moves end, not by
+/// an Event tag.
 #[test]
 fn match_sum_pairs_games_within_each_file() {
     let Some(dir) = scratch("match-sum") else {
@@ -68,23 +70,34 @@ fn match_sum_pairs_games_within_each_file() {
     ]
     .concat()
     .replace("[Event \"Chess960 match tc=8+0.08\"]\n", "");
+    // File c, as fastchess numbers it: Round 1 twice (a pair scoring 1),
+    // then Round 2 alone.
+    let c: PathBuf = dir.join("c.pgn");
+    let text_c = [
+        game(1, "new", "old", "1-0"),
+        game(2, "new", "old", "0-1"),
+        game(1, "old", "new", "1-0"),
+    ]
+    .concat();
     std::fs::write(&a, text_a).unwrap();
     std::fs::write(&b, text_b).unwrap();
+    std::fs::write(&c, text_c).unwrap();
     let tool = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/tools/match-sum.py");
     let out = Command::new("python3")
         .arg(tool)
         .args(["--engine", "new"])
         .arg(&a)
         .arg(&b)
+        .arg(&c)
         .output()
         .expect("python3 runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(out.status.success(), "{out:?}");
-    assert!(text.contains("new: 7 games, W/D/L 4/1/2"), "{text}");
-    assert!(text.contains("1/0/0/1/1 (3 pairs)"), "{text}");
-    // Pairs scoring 0, 3/4 and 1: a mean of 7/12, +58.5 Elo.
-    assert!(text.contains("Elo +58.5 ± "), "{text}");
+    assert!(text.contains("new: 10 games, W/D/L 5/1/4"), "{text}");
+    assert!(text.contains("1/0/1/1/1 (4 pairs)"), "{text}");
+    // Pairs scoring 0, 1/2, 3/4 and 1: a mean of 9/16, +43.7 Elo.
+    assert!(text.contains("Elo +43.7 ± "), "{text}");
     assert!(text.contains("LLR "), "{text}");
 }
 

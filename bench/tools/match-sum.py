@@ -7,7 +7,9 @@ A match played in several runs (an SPRT continued with a new seed, a run
 stopped for the session's time) is judged on all its pairs together, as
 if it had been one run. Games are paired as `match.py` plays them: the
 same opening with colours swapped, Rounds 2k-1 and 2k of one file (the
-order the games finished in does not matter). An unfinished pair (one
+order the games finished in does not matter), or, in a file where
+rounds repeat (fastchess numbers both games of a pair alike), the two
+games of one Round. An unfinished pair (one
 game of two) is left out of the pentanomial and counted in W/D/L.
 
 Prints W/D/L for NAME, the pentanomial (pairs scoring 0, 1/2, 1, 3/2, 2
@@ -75,17 +77,21 @@ def tally(paths, name):
     wdl = [0, 0, 0]
     penta = [0] * 5
     for path in paths:
-        pairs = {}
+        played = []
         for tags in games(path):
             p = points(tags, name)
             if p is None:
                 continue
             wdl[{1.0: 0, 0.5: 1, 0.0: 2}[p]] += 1
             try:
-                pair = (int(tags.get("Round", "")) + 1) // 2
+                played.append((int(tags.get("Round", "")), p))
             except ValueError:
                 continue
-            pairs.setdefault(pair, []).append(p)
+        rounds = [r for r, _ in played]
+        repeated = len(set(rounds)) < len(rounds)
+        pairs = {}
+        for r, p in played:
+            pairs.setdefault(r if repeated else (r + 1) // 2, []).append(p)
         for scores in pairs.values():
             if len(scores) == 2:
                 penta[int(round(2 * sum(scores)))] += 1
