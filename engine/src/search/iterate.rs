@@ -134,6 +134,13 @@ impl Searcher {
                         rm.score = rm.prev_score;
                     }
                 }
+                // A move that took over in the unfinished iteration is the
+                // one played: report its line, so that the last `pv` begins
+                // with the `bestmove` (GUIs and match runners check it).
+                let best = &root_moves[0];
+                if let Some(r) = report.filter(|_| best.mv != last_best && !last_best.is_null()) {
+                    r(Event::Info(self.info(root, best, 0, depth, Bound::Lower)));
+                }
                 break;
             }
             result.depth = depth;
