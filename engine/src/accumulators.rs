@@ -125,8 +125,8 @@ impl Accumulators {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use castella_eval::nnue::file::king_bucketed;
-    use castella_eval::nnue::KING_SQUARES;
+    use castella_eval::nnue::file::{king_bucketed, king_bucketed_as};
+    use castella_eval::nnue::{Inputs, KING_SQUARES};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -186,6 +186,20 @@ mod tests {
         let mut map = [2; KING_SQUARES];
         map[..4].copy_from_slice(&[0, 0, 1, 1]);
         let file = king_bucketed(castella_eval::NETWORK_FILE, &map, 5).unwrap();
+        assert_incremental_matches_a_refresh(Arc::new(Network::from_bytes(&file).unwrap()));
+    }
+
+    /// The same with king buckets on a board that is not mirrored: a
+    /// king move across the middle refreshes only where it changes the
+    /// bucket.
+    #[test]
+    fn incremental_updates_match_a_refresh_with_unmirrored_king_buckets() {
+        let map = std::array::from_fn(|sq| match sq / 8 {
+            0 => (sq % 8 / 2) as u8,
+            _ => 4 + (sq % 8 / 4) as u8,
+        });
+        let inputs = Inputs::king_buckets_unmirrored(&map).unwrap();
+        let file = king_bucketed_as(castella_eval::NETWORK_FILE, &inputs, 5).unwrap();
         assert_incremental_matches_a_refresh(Arc::new(Network::from_bytes(&file).unwrap()));
     }
 }

@@ -5,7 +5,7 @@
 //! nnue-train [OPTIONS] FILE...
 //!   --epochs N (20)  --batch N (512)  --lr X (0.002)  --lr-end X (0.00001)
 //!   --lambda X (0)  --scale CP (210)  --hidden N (256)  --activation crelu|screlu (screlu)
-//!   --buckets N (1)  --fine-output  --king-buckets 1|2|4|8  --factoriser  --decay X (0.1)
+//!   --buckets N (1)  --fine-output  --king-buckets 1|2|4|8|8u  --factoriser  --decay X (0.1)
 //!   --bucket-decay X (30)  --mirror
 //!   --hold-out N (50)  --valid FILE  --seed S (1)
 //!   --threads T  --out FILE (castella.nnue)  --resume  --init CKPT
@@ -61,6 +61,10 @@
 //! inputs on its own king: the board mirrored to bring that king to files
 //! a–d, and N sets of inputs by where it stands (1: mirroring alone; see
 //! `king_buckets` for 2, 4 and 8); `--mirror` has nothing left to add then.
+//! `8u` keys the inputs on eight buckets of the king's square without
+//! mirroring the board, so that `--mirror` still doubles the data and a
+//! plain network given as `--init` with `--factoriser` starts out
+//! evaluating exactly as it did.
 //! `--factoriser` trains one more set of inputs shared by every bucket
 //! beside them, added into each bucket's when the network is written
 //! (the engine reads an ordinary king-bucketed file): every position
@@ -84,7 +88,7 @@ use castella_eval::nnue::{
 
 const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
 [--lambda X] [--scale CP] [--hidden N] [--activation crelu|screlu] [--buckets N] [--fine-output] \
-[--king-buckets 1|2|4|8] [--factoriser] [--decay X] [--bucket-decay X] [--mirror] \
+[--king-buckets 1|2|4|8|8u] [--factoriser] [--decay X] [--bucket-decay X] [--mirror] \
 [--hold-out N] [--valid FILE] [--seed S] [--threads T] [--out FILE] [--resume] [--init CKPT] [--teacher] \
 [--teacher-mix X] [--teacher-net NET] [--children N] [--baseline NET] [--skip-plies N] \
 [--max-score N] [--keep-noisy] [--keep-check] FILE...";
@@ -208,8 +212,11 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
             "--factoriser shares rows between king buckets: give --king-buckets 2 or more".into(),
         );
     }
-    if c.mirror && c.shape.inputs.keyed() {
-        return Err("--mirror is for plain inputs: --king-buckets mirrors the board itself".into());
+    if c.mirror && c.shape.inputs.keyed() && c.shape.inputs.mirrored() {
+        return Err(
+            "--mirror adds nothing to mirrored king buckets: they mirror the board themselves"
+                .into(),
+        );
     }
     if !(0.0..=1.0).contains(&c.target.lambda) || c.target.scale <= 0.0 {
         return Err("--lambda must be within 0..1 and --scale positive".into());
@@ -223,7 +230,10 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
 /// rank and the rest; 4, the home rank's files a–b and c–d (where castled
 /// and Chess960 kings stand), the second rank, and the rest; 8, each
 /// home-rank file on its own, the second rank's files a–b and c–d, the
-/// third rank, and the rest.
+/// third rank, and the rest; 8u, the board not mirrored, and the home
+/// rank's files a–b, c–d, e–f and g–h, the second rank's halves and the
+/// other ranks' halves (a bucket's mirror image is a bucket, so
+/// `--mirror` works with it).
 fn king_buckets(v: &str) -> Result<Inputs, String> {
     let mut map = [0u8; KING_SQUARES];
     match v {
@@ -239,7 +249,20 @@ fn king_buckets(v: &str) -> Result<Inputs, String> {
             map[8..12].fill(6);
             map[12..].fill(7);
         }
-        _ => return Err(format!("--king-buckets takes 1, 2, 4 or 8, not '{v}'")),
+        "8u" => {
+            // Unmirrored: the home rank in quarters, the second rank and
+            // the rest in halves.
+            let map: [u8; 64] = std::array::from_fn(|sq| {
+                let (rank, file) = (sq / 8, sq as u8 % 8);
+                match rank {
+                    0 => file / 2,
+                    1 => 4 + file / 4,
+                    _ => 6 + file / 4,
+                }
+            });
+            return Inputs::king_buckets_unmirrored(&map);
+        }
+        _ => return Err(format!("--king-buckets takes 1, 2, 4, 8 or 8u, not '{v}'")),
     }
     Inputs::king_buckets(&map)
 }

@@ -99,7 +99,7 @@ fn learning_rate(c: &Config, done: u64, total: u64) -> f32 {
 pub fn mean_error(p: &[f32], data: &[Sample], shape: &Shape) -> f64 {
     let total: f64 = data
         .par_iter()
-        .map(|s| model::step(p, s, shape, 0, None) as f64)
+        .map(|s| model::step(p, s, shape, false, None) as f64)
         .sum();
     total / data.len().max(1) as f64
 }
@@ -224,11 +224,7 @@ fn run_until(c: &Config, last: u32) -> Result<(), String> {
                         if let Some(&ahead) = chunk.get(j + PREFETCH_AHEAD) {
                             train[ahead].prefetch();
                         }
-                        let mirror = if c.mirror && (i + epoch as usize) % 2 == 1 {
-                            7
-                        } else {
-                            0
-                        };
+                        let mirror = c.mirror && (i + epoch as usize) % 2 == 1;
                         e += model::step(p, &train[i], &c.shape, mirror, Some(g)) as f64;
                     }
                     e

@@ -181,20 +181,14 @@ fn output(p: &[f32], act: Activation, us: &[f32], them: &[f32], (w2, b2): (usize
 /// then the rows in input order whatever the block, so every block size
 /// gives the same floats.
 #[inline(always)]
-fn hidden_into<const BLOCK: usize>(
-    p: &[f32],
-    shape: &Shape,
-    inputs: &[u16],
-    mirror: u16,
-    sums: &mut [f32],
-) {
+fn hidden_into<const BLOCK: usize>(p: &[f32], shape: &Shape, inputs: &[u16], sums: &mut [f32]) {
     let n = shape.hidden;
     let bias = &p[shape.b1()..][..n];
     let factor = shape.factor_row();
     for c in (0..n).step_by(BLOCK) {
         let mut a: [f32; BLOCK] = bias[c..c + BLOCK].try_into().unwrap();
         for &f in inputs {
-            let f = (f ^ mirror) as usize;
+            let f = f as usize;
             let row = &p[W1 + f * n + c..][..BLOCK];
             for (a, w) in a.iter_mut().zip(row) {
                 *a += w;
@@ -210,6 +204,16 @@ fn hidden_into<const BLOCK: usize>(
     }
 }
 
+/// The inputs of one view of `s` as the network sees them: as they are,
+/// or (with `mirror`) those of the position mirrored left to right.
+#[inline(always)]
+fn seen(shape: &Shape, inputs: &[u16; MAX_ACTIVE], mirror: bool) -> [u16; MAX_ACTIVE] {
+    if !mirror {
+        return *inputs;
+    }
+    inputs.map(|f| shape.inputs.mirror_feature(f as usize) as u16)
+}
+
 /// Both views' hidden sums of `s` (the first `shape.hidden` of each)
 /// and the output, in network units.
 #[inline(always)]
@@ -217,13 +221,13 @@ fn forward<const BLOCK: usize>(
     p: &[f32],
     s: &Sample,
     shape: &Shape,
-    mirror: u16,
+    mirror: bool,
 ) -> ([f32; MAX_HIDDEN], [f32; MAX_HIDDEN], f32) {
     let (n, h) = (s.count as usize, shape.hidden);
     let mut us = [0f32; MAX_HIDDEN];
     let mut them = [0f32; MAX_HIDDEN];
-    hidden_into::<BLOCK>(p, shape, &s.us[..n], mirror, &mut us);
-    hidden_into::<BLOCK>(p, shape, &s.them[..n], mirror, &mut them);
+    hidden_into::<BLOCK>(p, shape, &seen(shape, &s.us, mirror)[..n], &mut us);
+    hidden_into::<BLOCK>(p, shape, &seen(shape, &s.them, mirror)[..n], &mut them);
     let out = output(
         p,
         shape.activation,
@@ -244,12 +248,12 @@ const _: () = assert!(nnue::HIDDEN_STEP.is_multiple_of(PORTABLE_BLOCK));
 const _: () = assert!(nnue::HIDDEN_STEP.is_multiple_of(AVX2_BLOCK));
 
 /// Squared error of one sample, and (when `grad` is given) its gradient
-/// added to `grad`. `mirror` is 7 to see the position mirrored left to
-/// right (files a <-> h), 0 to see it as it is. Compiled twice, and the
+/// added to `grad`. With `mirror` the network sees the position mirrored
+/// left to right (files a <-> h) instead of as it is. Compiled twice, and the
 /// AVX2 copy taken where the CPU has it: the two give the same floats
 /// (no fused multiply-adds, the same order of operations).
 #[inline]
-pub fn step(p: &[f32], s: &Sample, shape: &Shape, mirror: u16, grad: Option<&mut [f32]>) -> f32 {
+pub fn step(p: &[f32], s: &Sample, shape: &Shape, mirror: bool, grad: Option<&mut [f32]>) -> f32 {
     #[cfg(target_arch = "x86_64")]
     if is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has just said it has AVX2.
@@ -268,7 +272,7 @@ unsafe fn step_avx2(
     p: &[f32],
     s: &Sample,
     shape: &Shape,
-    mirror: u16,
+    mirror: bool,
     grad: Option<&mut [f32]>,
 ) -> f32 {
     step_with::<AVX2_BLOCK>(p, s, shape, mirror, grad)
@@ -279,7 +283,7 @@ fn step_with<const BLOCK: usize>(
     p: &[f32],
     s: &Sample,
     shape: &Shape,
-    mirror: u16,
+    mirror: bool,
     grad: Option<&mut [f32]>,
 ) -> f32 {
     let (n, h) = (s.count as usize, shape.hidden);
@@ -293,7 +297,8 @@ fn step_with<const BLOCK: usize>(
         let d_out = 2.0 * err * pred * (1.0 - pred) * slope;
         g[b2] += d_out;
         let b1 = shape.b1();
-        for (half, acc, inputs) in [(0, &us, &s.us[..n]), (1, &them, &s.them[..n])] {
+        let (seen_us, seen_them) = (seen(shape, &s.us, mirror), seen(shape, &s.them, mirror));
+        for (half, acc, inputs) in [(0, &us, &seen_us[..n]), (1, &them, &seen_them[..n])] {
             let mut d_acc = [0f32; MAX_HIDDEN];
             let d_acc = &mut d_acc[..h];
             let w2 = w2 + half * h;
@@ -310,7 +315,7 @@ fn step_with<const BLOCK: usize>(
             for c in (0..h).step_by(BLOCK) {
                 let d: [f32; BLOCK] = d_acc[c..c + BLOCK].try_into().unwrap();
                 for &f in inputs {
-                    let f = (f ^ mirror) as usize;
+                    let f = f as usize;
                     let row = &mut g[W1 + f * h + c..][..BLOCK];
                     for (r, d) in row.iter_mut().zip(&d) {
                         *r += d;
@@ -330,7 +335,7 @@ fn step_with<const BLOCK: usize>(
 
 /// The network's output in centipawns, as the float model computes it.
 pub fn output_cp(p: &[f32], s: &Sample, shape: &Shape) -> f32 {
-    forward::<PORTABLE_BLOCK>(p, s, shape, 0).2 * SCALE as f32
+    forward::<PORTABLE_BLOCK>(p, s, shape, false).2 * SCALE as f32
 }
 
 #[cfg(test)]
@@ -382,15 +387,27 @@ pub(crate) mod testing {
         Inputs::king_buckets(&map).unwrap()
     }
 
+    /// Unmirrored inputs with the king on rank 1 in two buckets (files
+    /// a–d, e–h) and anywhere else in a third.
+    pub(crate) fn three_unmirrored_buckets() -> Inputs {
+        let map = std::array::from_fn(|sq| if sq < 8 { (sq >= 4) as u8 } else { 2 });
+        Inputs::king_buckets_unmirrored(&map).unwrap()
+    }
+
     /// Both activations, with and without buckets and fine output
     /// weights, at both hidden sizes, and with mirrored and king-bucketed
-    /// inputs, with and without a factoriser.
+    /// inputs (mirrored and not), with and without a factoriser.
     pub(crate) fn shapes() -> Vec<Shape> {
         let mirrored = Inputs::king_buckets(&[0; KING_SQUARES]).unwrap();
         let mut v = Vec::new();
         // King-bucketed shapes last, so that the random networks of the
         // others stay what the tests' bounds were seen on.
-        for inputs in [Inputs::PLAIN, mirrored, three_king_buckets()] {
+        for inputs in [
+            Inputs::PLAIN,
+            mirrored,
+            three_king_buckets(),
+            three_unmirrored_buckets(),
+        ] {
             for activation in [Activation::CReLU, Activation::SCReLU] {
                 let sizes: &[(usize, usize, bool)] = if inputs.keyed() {
                     &[(128, 1, true), (256, 8, true)]
@@ -446,6 +463,7 @@ pub(crate) mod testing {
 mod tests {
     use super::testing::*;
     use super::*;
+    use castella_movegen::Position;
     use rand::SeedableRng;
 
     /// Where the CPU has AVX2, `step` takes its AVX2 copy: it gives the
@@ -457,7 +475,7 @@ mod tests {
         for shape in shapes() {
             let p = random_network(&mut rng, &shape, false);
             for s in samples(&shape.inputs) {
-                for mirror in [0, 7] {
+                for mirror in [false, true] {
                     let mut fast = vec![0f32; shape.params()];
                     let mut portable = fast.clone();
                     let e_fast = step(&p, &s, &shape, mirror, Some(&mut fast));
@@ -467,6 +485,49 @@ mod tests {
                     let bits = |g: &[f32]| g.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                     assert!(bits(&fast) == bits(&portable), "{shape:?}, mirror {mirror}");
                 }
+            }
+        }
+    }
+
+    /// A sample seen mirrored is the mirrored position's sample, whatever
+    /// the inputs: plain, king buckets on a mirrored board, or king
+    /// buckets on the board as it is (the king's bucket mirrored too).
+    #[test]
+    fn a_mirrored_sample_is_the_mirrored_position() {
+        let mut rng = StdRng::seed_from_u64(19);
+        let mirror = |fen: &str| {
+            let (board, rest) = fen.split_once(' ').unwrap();
+            let ranks: Vec<String> = board
+                .split('/')
+                .map(|r| r.chars().rev().collect())
+                .collect();
+            format!("{} {rest}", ranks.join("/"))
+        };
+        for shape in shapes() {
+            let p = random_network(&mut rng, &shape, false);
+            for fen in [
+                "2rk4/pp6/8/8/8/8/PP6/2RK4 w - - 0 1",
+                "6k1/pp3p2/8/3q4/8/2N5/1K6/8 b - - 0 1",
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            ] {
+                let sample = |fen: &str| {
+                    Sample::at(&Position::from_fen(fen).unwrap(), 0.3, &shape.inputs).unwrap()
+                };
+                let (s, m) = (sample(fen), sample(&mirror(fen)));
+                // The same sums, added in another order.
+                let (a, b) = (
+                    step(&p, &s, &shape, true, None),
+                    step(&p, &m, &shape, false, None),
+                );
+                assert!((a - b).abs() <= 1e-6 * a.abs(), "{shape:?} {fen}: {a} {b}");
+                // Only inputs on a mirrored board see the two alike.
+                let plain = step(&p, &s, &shape, false, None);
+                let alike = (plain - b).abs() <= 1e-6 * plain.abs();
+                assert_eq!(
+                    alike,
+                    shape.inputs.keyed() && shape.inputs.mirrored(),
+                    "{shape:?} {fen}"
+                );
             }
         }
     }
@@ -483,7 +544,7 @@ mod tests {
             let h = shape.hidden;
             for s in samples(&shape.inputs) {
                 let mut grad = vec![0f32; shape.params()];
-                step(&p, &s, &shape, 0, Some(&mut grad));
+                step(&p, &s, &shape, false, Some(&mut grad));
                 let (w2, b2) = shape.output_of(&s);
                 let n = s.count as usize;
                 let mut reached: Vec<usize> = (shape.b1()..shape.b1() + h).collect();
@@ -500,15 +561,15 @@ mod tests {
                 let (eps, close) = (1e-3, |a: f32, b: f32| {
                     (a - b).abs() <= 2e-4 + 0.02 * b.abs()
                 });
-                let here = step(&p, &s, &shape, 0, None);
+                let here = step(&p, &s, &shape, false, None);
                 let mut kinks = 0;
                 for _ in 0..200 {
                     let i = reached[rng.gen_range(0..reached.len())];
                     let mut q = p.clone();
                     q[i] = p[i] + eps;
-                    let up = step(&q, &s, &shape, 0, None);
+                    let up = step(&q, &s, &shape, false, None);
                     q[i] = p[i] - eps;
-                    let down = step(&q, &s, &shape, 0, None);
+                    let down = step(&q, &s, &shape, false, None);
                     // A neuron within eps of a clamp bends the error there:
                     // the slopes either side differ, and neither is the
                     // gradient's.

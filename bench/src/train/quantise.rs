@@ -3,7 +3,7 @@
 
 use super::model::{Activation, Shape, CLIP, W1};
 use castella_eval::nnue::{
-    Inputs, BUCKETS, FINE_OUTPUT, INPUTS, KING_BUCKETS, MAX_BUCKETS, QA, SCRELU,
+    Inputs, BUCKETS, FINE_OUTPUT, INPUTS, KING_BUCKETS, MAX_BUCKETS, QA, SCRELU, UNMIRRORED,
 };
 
 /// The file's header for `shape`: magic, hidden size, flags, then the
@@ -21,6 +21,9 @@ fn header(shape: &Shape) -> Vec<u8> {
     }
     if shape.inputs.keyed() {
         flags |= KING_BUCKETS;
+        if !shape.inputs.mirrored() {
+            flags |= UNMIRRORED;
+        }
     }
     let mut bytes = b"CSNN".to_vec();
     bytes.extend_from_slice(&(shape.hidden as u32).to_le_bytes());

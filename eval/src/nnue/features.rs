@@ -2,11 +2,11 @@
 //! each side, and the inputs a move changes.
 //!
 //! A network may also key its inputs on where each view's own king
-//! stands ([`Inputs`]): the board is mirrored left to right whenever that
-//! king is on files e–h (so it is always on a–d), and the king's square
-//! picks one of several sets of 768 inputs (king buckets). A king move
-//! that changes either for a view changes every input of that view, so
-//! the view is computed again from scratch.
+//! stands ([`Inputs`]): the king's square picks one of several sets of
+//! 768 inputs (king buckets), and in the mirrored form the board is
+//! mirrored left to right whenever that king is on files e–h (so it is
+//! always on a–d). A king move that changes either for a view changes
+//! every input of that view, so the view is computed again from scratch.
 
 use castella_movegen::{Bitboard, Color, Piece, Position, Square};
 
@@ -17,20 +17,27 @@ pub const INPUTS: usize = 768;
 pub const MAX_ACTIVE: usize = 32;
 /// The most king buckets a network may have.
 pub const MAX_KING_BUCKETS: usize = 16;
-/// King squares a bucket map names: files a–d of each rank, seen from
-/// the king's own side (rank 1 is its home rank), rank by rank.
+/// King squares a mirrored bucket map names: files a–d of each rank,
+/// seen from the king's own side (rank 1 is its home rank), rank by rank.
 pub const KING_SQUARES: usize = 32;
 
 /// How each view's own king chooses that view's inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Inputs {
-    /// Whether the board is mirrored to bring the view's king to files
-    /// a–d, with `bucket` choosing among `buckets` sets of inputs.
+    /// Whether `bucket` chooses among `buckets` sets of inputs.
     keyed: bool,
-    /// The bucket of each king square (from its own side, after the
+    /// Whether the board is mirrored to bring the view's king to files
+    /// a–d first.
+    mirrored: bool,
+    /// The bucket of each king square (from its own side, after any
     /// mirroring), all 64 of them.
     bucket: [u8; 64],
     buckets: u8,
+    /// The bucket of the king's square mirrored left to right, by the
+    /// bucket of the square: how a mirrored position's inputs are found
+    /// from the position's (the identity where the board is mirrored
+    /// anyway, or not keyed).
+    mirror_bucket: [u8; MAX_KING_BUCKETS],
 }
 
 /// Where one view's inputs start and how its squares are mirrored: what
@@ -45,23 +52,17 @@ impl Inputs {
     /// 768 inputs per view, whatever the kings do.
     pub const PLAIN: Inputs = Inputs {
         keyed: false,
+        mirrored: false,
         bucket: [0; 64],
         buckets: 1,
+        mirror_bucket: [0; MAX_KING_BUCKETS],
     };
 
     /// Mirrored inputs with king buckets: `map` gives the bucket of each
     /// of the [`KING_SQUARES`] (files a–d, rank 1 first); buckets count
     /// from 0 and every one up to the largest must be used.
     pub fn king_buckets(map: &[u8; KING_SQUARES]) -> Result<Inputs, String> {
-        let buckets = map.iter().max().map_or(0, |&m| m as usize + 1);
-        if buckets > MAX_KING_BUCKETS {
-            return Err(format!(
-                "the network has {buckets} king buckets; this build reads up to {MAX_KING_BUCKETS}"
-            ));
-        }
-        if (0..buckets).any(|b| !map.contains(&(b as u8))) {
-            return Err("the king bucket map leaves a bucket unused".into());
-        }
+        let buckets = check_map(map)?;
         let mut bucket = [0; 64];
         for (sq, b) in bucket.iter_mut().enumerate() {
             let (rank, file) = (sq / 8, sq % 8);
@@ -69,9 +70,57 @@ impl Inputs {
         }
         Ok(Inputs {
             keyed: true,
+            mirrored: true,
             bucket,
-            buckets: buckets as u8,
+            buckets,
+            mirror_bucket: std::array::from_fn(|b| b as u8),
         })
+    }
+
+    /// King buckets without mirroring: `map` gives the bucket of each of
+    /// the 64 king squares (from the king's own side, a1 first). Mirrored
+    /// left to right it must map buckets onto buckets (a king on b1 and
+    /// one on g1 may share a bucket or have two, but then every square of
+    /// the one bucket mirrors into the other), so that a mirrored
+    /// position is one of the network's own.
+    pub fn king_buckets_unmirrored(map: &[u8; 64]) -> Result<Inputs, String> {
+        let buckets = check_map(map)?;
+        let mut mirror_bucket = [u8::MAX; MAX_KING_BUCKETS];
+        for (sq, &b) in map.iter().enumerate() {
+            let mirrored = map[sq ^ 7];
+            let m = &mut mirror_bucket[b as usize];
+            if *m != u8::MAX && *m != mirrored {
+                return Err("the king bucket map does not mirror bucket onto bucket".into());
+            }
+            *m = mirrored;
+        }
+        Ok(Inputs {
+            keyed: true,
+            mirrored: false,
+            bucket: *map,
+            buckets,
+            mirror_bucket: mirror_bucket.map(|m| if m == u8::MAX { 0 } else { m }),
+        })
+    }
+
+    /// Whether the board is mirrored to bring each view's king to files
+    /// a–d (only where the inputs are keyed).
+    pub fn mirrored(&self) -> bool {
+        self.mirrored
+    }
+
+    /// The input of the position mirrored left to right that stands
+    /// where `feature` stands in the position: the square mirrored and,
+    /// with unmirrored king buckets, the bucket of the mirrored king.
+    /// Mirrored king buckets see a mirrored position as it is, and give
+    /// the input unchanged.
+    #[inline(always)]
+    pub fn mirror_feature(&self, feature: usize) -> usize {
+        if self.mirrored {
+            return feature;
+        }
+        let (bucket, within) = (feature / INPUTS, feature % INPUTS);
+        self.mirror_bucket[bucket] as usize * INPUTS + (within ^ 7)
     }
 
     /// Whether the view's king chooses the inputs (mirroring and buckets).
@@ -84,9 +133,17 @@ impl Inputs {
         self.buckets as usize
     }
 
-    /// The bucket map over [`KING_SQUARES`], as a file stores it.
-    pub fn map(&self) -> [u8; KING_SQUARES] {
-        std::array::from_fn(|i| self.bucket[(i / 4) * 8 + i % 4])
+    /// The bucket map as a file stores it: over the [`KING_SQUARES`] of
+    /// files a–d where the board is mirrored, over all 64 squares where
+    /// it is not.
+    pub fn map(&self) -> Vec<u8> {
+        if self.mirrored {
+            (0..KING_SQUARES)
+                .map(|i| self.bucket[(i / 4) * 8 + i % 4])
+                .collect()
+        } else {
+            self.bucket.to_vec()
+        }
     }
 
     /// Input rows in all: 768 per king bucket.
@@ -103,7 +160,11 @@ impl Inputs {
         let king = pos.king(view).relative(view);
         ViewKey {
             base: self.bucket[king.index()] as u16 * INPUTS as u16,
-            flip: if king.index() % 8 >= 4 { 7 } else { 0 },
+            flip: if self.mirrored && king.index() % 8 >= 4 {
+                7
+            } else {
+                0
+            },
         }
     }
 
@@ -112,6 +173,21 @@ impl Inputs {
     pub fn keys(&self, pos: &Position) -> [ViewKey; 2] {
         [self.key(pos, Color::White), self.key(pos, Color::Black)]
     }
+}
+
+/// The number of buckets `map` uses (every one from 0 to the largest),
+/// or why it cannot be read.
+fn check_map(map: &[u8]) -> Result<u8, String> {
+    let buckets = map.iter().max().map_or(0, |&m| m as usize + 1);
+    if buckets > MAX_KING_BUCKETS {
+        return Err(format!(
+            "the network has {buckets} king buckets; this build reads up to {MAX_KING_BUCKETS}"
+        ));
+    }
+    if (0..buckets).any(|b| !map.contains(&(b as u8))) {
+        return Err("the king bucket map leaves a bucket unused".into());
+    }
+    Ok(buckets as u8)
 }
 
 /// The input for `piece` of `color` on `sq`, seen from `view`'s side

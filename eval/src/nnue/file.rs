@@ -2,9 +2,11 @@
 //! a `u32`, flags as a `u32` (bit 0: a correction to the hand-written
 //! evaluation of builds before network 2, refused now; bit 1: SCReLU; bit
 //! 2: output buckets; bit 3: output weights in units of 1/[`QB_FINE`]
-//! instead of 1/[`QB`]; bit 4: king buckets), the number of output
-//! buckets as a `u32` when bit 2 is set (one otherwise), the king bucket
-//! map when bit 4 is set (32 bytes, see [`Inputs::king_buckets`]), then
+//! instead of 1/[`QB`]; bit 4: king buckets; bit 5, with bit 4: the
+//! board is not mirrored for them), the number of output buckets as a
+//! `u32` when bit 2 is set (one otherwise), the king bucket map when bit
+//! 4 is set (32 bytes, see [`Inputs::king_buckets`]; 64 with bit 5, see
+//! [`Inputs::king_buckets_unmirrored`]), then
 //! the hidden weights (`i16`, input-major, 768 rows per king bucket), the
 //! hidden biases (`i16`), each bucket's output weights
 //! (`i16`, side to move's half first) and each bucket's output bias
@@ -31,6 +33,9 @@ pub const FINE_OUTPUT: u32 = 8;
 /// Flag bit: each view's inputs are mirrored and bucketed by its own
 /// king's square (the map follows the output bucket count).
 pub const KING_BUCKETS: u32 = 16;
+/// Flag bit, with [`KING_BUCKETS`]: the board is not mirrored, and the
+/// map covers all 64 king squares.
+pub const UNMIRRORED: u32 = 32;
 
 /// Reads little-endian values off the front of a byte slice.
 struct Reader<'a>(&'a [u8]);
@@ -75,8 +80,11 @@ impl Network {
             ));
         }
         let flags = u32::from_le_bytes(r.take()?);
-        if flags & !(RESIDUAL | SCRELU | BUCKETS | FINE_OUTPUT | KING_BUCKETS) != 0 {
+        if flags & !(RESIDUAL | SCRELU | BUCKETS | FINE_OUTPUT | KING_BUCKETS | UNMIRRORED) != 0 {
             return Err(format!("unknown network flags {flags:#x}"));
+        }
+        if flags & (KING_BUCKETS | UNMIRRORED) == UNMIRRORED {
+            return Err("the network's flags say unmirrored without king buckets".into());
         }
         if flags & RESIDUAL != 0 {
             return Err(
@@ -95,7 +103,9 @@ impl Network {
                 "the network has {buckets} output buckets; this build reads 1 to {MAX_BUCKETS}"
             ));
         }
-        let inputs = if flags & KING_BUCKETS != 0 {
+        let inputs = if flags & UNMIRRORED != 0 {
+            Inputs::king_buckets_unmirrored(&r.take::<64>()?)?
+        } else if flags & KING_BUCKETS != 0 {
             Inputs::king_buckets(&r.take::<KING_SQUARES>()?)?
         } else {
             Inputs::PLAIN
@@ -150,8 +160,16 @@ impl Network {
 /// and in the crates that search with the network.
 #[doc(hidden)]
 pub fn king_bucketed(file: &[u8], map: &[u8; KING_SQUARES], step: i16) -> Result<Vec<u8>, String> {
+    king_bucketed_as(file, &Inputs::king_buckets(map)?, step)
+}
+
+/// [`king_bucketed`] for any king-bucketed `inputs`, mirrored or not.
+#[doc(hidden)]
+pub fn king_bucketed_as(file: &[u8], inputs: &Inputs, step: i16) -> Result<Vec<u8>, String> {
     let plain = Network::from_bytes(file)?;
-    let inputs = Inputs::king_buckets(map)?;
+    if !inputs.keyed() {
+        return Err("the inputs have no king buckets".into());
+    }
     if plain.inputs.keyed() {
         return Err("the network has king buckets already".into());
     }
@@ -163,7 +181,10 @@ pub fn king_bucketed(file: &[u8], map: &[u8; KING_SQUARES], step: i16) -> Result
     let weights = header + 2 * INPUTS * plain.hidden;
     let mut out = file[..header].to_vec();
     out[8] |= KING_BUCKETS as u8;
-    out.extend_from_slice(map);
+    if !inputs.mirrored() {
+        out[8] |= UNMIRRORED as u8;
+    }
+    out.extend_from_slice(&inputs.map());
     for b in 0..inputs.buckets() as i16 {
         for w in file[header..weights].chunks_exact(2) {
             let w = i16::from_le_bytes([w[0], w[1]]).saturating_add(b * step);

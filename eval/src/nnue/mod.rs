@@ -24,7 +24,7 @@ pub use features::{
     feature, for_each_feature, Delta, Inputs, ViewKey, INPUTS, KING_SQUARES, MAX_ACTIVE,
     MAX_KING_BUCKETS,
 };
-pub use file::{BUCKETS, FINE_OUTPUT, KING_BUCKETS, RESIDUAL, SCRELU};
+pub use file::{BUCKETS, FINE_OUTPUT, KING_BUCKETS, RESIDUAL, SCRELU, UNMIRRORED};
 
 use castella_movegen::{Color, Position, Square};
 use features::pair;
@@ -104,7 +104,8 @@ impl Network {
         let inputs = match (self.inputs.keyed(), self.inputs.buckets()) {
             (false, _) => "768".to_string(),
             (true, 1) => "768 mirrored".to_string(),
-            (true, n) => format!("768 x {n} king buckets, mirrored"),
+            (true, n) if self.inputs.mirrored() => format!("768 x {n} king buckets, mirrored"),
+            (true, n) => format!("768 x {n} king buckets"),
         };
         format!(
             "({inputs} -> {}) x 2 -> {output}, {}, output weights in 1/{}",
@@ -526,6 +527,78 @@ mod tests {
         }
     }
 
+    /// Eight unmirrored king buckets: each half of the home rank in two,
+    /// then the second rank and the rest, each in its two halves (a
+    /// bucket's mirror image is the bucket across the middle).
+    fn eight_unmirrored_buckets() -> [u8; 64] {
+        std::array::from_fn(|sq| {
+            let (rank, file) = (sq / 8, sq % 8);
+            let half = (file >= 4) as u8;
+            match rank {
+                0 => file as u8 / 2,
+                1 => 4 + half,
+                _ => 6 + half,
+            }
+        })
+    }
+
+    /// Unmirrored king buckets: every kernel agrees with the portable
+    /// refresh, colours leave the output as it is, and a mirrored
+    /// position, whose kings stand in other buckets, is evaluated by
+    /// other weights (the buckets' weights differ here).
+    #[test]
+    fn unmirrored_king_bucket_networks_evaluate_alike() {
+        let inputs = Inputs::king_buckets_unmirrored(&eight_unmirrored_buckets()).unwrap();
+        assert!(!inputs.mirrored() && inputs.buckets() == 8);
+        let file = file::king_bucketed_as(crate::NETWORK_FILE, &inputs, 5).unwrap();
+        let portable = Network::from_bytes(&file)
+            .unwrap()
+            .with_kernels(Kernels::Portable);
+        assert_eq!(portable.inputs(), &inputs);
+        assert!(portable.describe().contains("768 x 8 king buckets ->"));
+        for k in Kernels::available() {
+            assert_evaluates_as(
+                &Network::from_bytes(&file).unwrap().with_kernels(k),
+                &portable,
+            );
+        }
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(portable.evaluate(&pos), portable.evaluate(&pos.flipped()));
+        }
+        let (a, b) = (
+            Position::from_fen(FENS[3]).unwrap(),
+            Position::from_fen(&mirrored(FENS[3])).unwrap(),
+        );
+        assert_ne!(portable.evaluate(&a), portable.evaluate(&b));
+        // With the plain weights in every bucket it is the plain network.
+        let same = file::king_bucketed_as(crate::NETWORK_FILE, &inputs, 0).unwrap();
+        let same = Network::from_bytes(&same).unwrap();
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(same.evaluate(&pos), network().evaluate(&pos), "{fen}");
+        }
+    }
+
+    /// An unmirrored map must take each bucket's mirror image to one
+    /// bucket; the features of a mirrored position follow it.
+    #[test]
+    fn unmirrored_maps_mirror_bucket_onto_bucket() {
+        let map = eight_unmirrored_buckets();
+        let inputs = Inputs::king_buckets_unmirrored(&map).unwrap();
+        // a1's bucket (0) mirrors onto h1's (3); square a2 (8) onto h2.
+        assert_eq!(inputs.mirror_feature(8), 3 * INPUTS + 15);
+        assert_eq!(inputs.mirror_feature(4 * INPUTS + 9), 5 * INPUTS + 14);
+        let mirrored = Inputs::king_buckets(&FOUR_BUCKETS).unwrap();
+        assert_eq!(mirrored.mirror_feature(8), 8);
+        assert_eq!(Inputs::PLAIN.mirror_feature(8), 15);
+        let mut lopsided = map;
+        lopsided[0] = 1; // a1 with b1, c1, d1: its mirror h1 stays with g1
+        assert!(Inputs::king_buckets_unmirrored(&lopsided)
+            .unwrap_err()
+            .contains("mirror"));
+    }
+
     #[test]
     fn bad_files_are_refused_with_a_reason() {
         let good = crate::NETWORK_FILE;
@@ -542,8 +615,11 @@ mod tests {
         too_large[4..8].copy_from_slice(&(MAX_HIDDEN as u32 + HIDDEN_STEP as u32).to_le_bytes());
         assert!(err(&too_large).contains("hidden neurons"));
         let mut flags = good.to_vec();
-        flags[8] |= 32;
-        assert!(err(&flags).contains("flags"));
+        flags[8] |= 64;
+        assert!(err(&flags).contains("unknown network flags"));
+        let mut flags = good.to_vec();
+        flags[8] |= UNMIRRORED as u8;
+        assert!(err(&flags).contains("unmirrored without king buckets"));
         let mut correction = good.to_vec();
         correction[8] |= RESIDUAL as u8;
         assert!(err(&correction).contains("hand-written evaluation"));
