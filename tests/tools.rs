@@ -329,3 +329,101 @@ fn uci_engine_reads_the_exact_score() {
     assert_eq!(log.matches("ucinewgame").count(), 2, "{log}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A stand-in for `match.py` in a `UCI_Elo` ladder: Castella (the first
+/// engine) measures 50 Elo under each setting, and 40 under Stockfish's
+/// 2850 at full strength (the top setting, 2600 in the file below).
+const FAKE_LADDER: &str = r#"
+import json, sys
+args = sys.argv[1:]
+elos = [int(a.split("=")[1]) for a in args if a.startswith("option.UCI_Elo=")]
+ours, theirs = elos
+diff = -40 if ours == 2600 else -50
+pgn = args[args.index("--pgn") + 1]
+open(pgn, "w").close()
+print("RESULT " + json.dumps({"elo": diff, "elo_error": 30, "wins": 40, "draws": 30,
+      "losses": 30, "games": 100, "per_engine": {"a": {}, "b": {}}}))
+"#;
+
+/// A stand-in for the `data` tool's `wdl` fit.
+const FAKE_DATA: &str = "#!/bin/sh\necho 'step 1: mean log-likelihood -0.5'\necho '1234 positions'\n\
+echo 'pub const WDL_A: [f64; 3] = [1.5, -2.5, 3.5];'\necho 'pub const WDL_B: [f64; 3] = [4.5, -5.5, 6.5];'\n";
+
+/// `calibrate.py wdl` writes the fitted constants and their source into
+/// value.rs; `calibrate.py elo` measures every setting, then moves the
+/// top setting to the strength measured at full strength, each MultiPV
+/// knot's level by what its setting missed by, and the single-PV node
+/// cap through the measured points, and writes them into strength.rs.
+#[test]
+fn calibrate_refits_the_win_rate_model_and_the_ladder() {
+    let Some(dir) = scratch("calibrate") else {
+        return;
+    };
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let tool = format!("{root}/bench/tools/calibrate.py");
+    let data = dir.join("data");
+    std::fs::write(&data, FAKE_DATA).unwrap();
+    Command::new("chmod").arg("+x").arg(&data).status().unwrap();
+    let value = dir.join("value.rs");
+    std::fs::copy(format!("{root}/engine/src/value.rs"), &value).unwrap();
+    let out = Command::new("python3")
+        .arg(&tool)
+        .args(["wdl", "--data"])
+        .arg(&data)
+        .arg("--apply-value")
+        .arg(&value)
+        .arg("/x/n9.games")
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success(), "{out:?}");
+    let written = std::fs::read_to_string(&value).unwrap();
+    assert!(written.contains("const WDL_A: [f64; 3] = [1.5, -2.5, 3.5];"));
+    assert!(written.contains("const WDL_B: [f64; 3] = [4.5, -5.5, 6.5];"));
+    assert!(written.contains("Fitted by calibrate.py: 1234 positions of n9.games."));
+
+    std::fs::write(dir.join("match.py"), FAKE_LADDER).unwrap();
+    let strength = dir.join("strength.rs");
+    std::fs::copy(format!("{root}/engine/src/strength.rs"), &strength).unwrap();
+    let out = Command::new("python3")
+        .arg(&tool)
+        .args(["elo", "--castella", "c", "--stockfish", "s", "--match"])
+        .arg(dir.join("match.py"))
+        .args([
+            "--settings",
+            "1500,1900,2300,2500,TOP",
+            "--full-nodes",
+            "960000",
+        ])
+        .arg("--out")
+        .arg(&dir)
+        .arg("--strength")
+        .arg(&strength)
+        .arg("--apply-strength")
+        .arg(&strength)
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{out:?}");
+    assert!(text.contains("MAX_ELO 2600 -> 2810"), "{text}");
+    let written = std::fs::read_to_string(&strength).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        written.contains("pub const MAX_ELO: u32 = 2810;"),
+        "{written}"
+    );
+    // The knots at 1500, 1900 and 2300 measured 50 short: 50 levels up.
+    for knot in ["(1500.0, 1550.0)", "(1900.0, 2026.0)", "(2300.0, 2530.0)"] {
+        assert!(written.contains(knot), "{knot} in {written}");
+    }
+    // 480 000 nodes (the cap at 2500) measured 2450, 960 000 (full
+    // strength) 2810: one doubling per 360 Elo, 2^(50/360) · 480 000 =
+    // 528 700 nodes at 2500, to the nearest 10 000.
+    assert!(
+        written.contains("const SINGLE_PV_DOUBLING: f64 = 360.0;"),
+        "{written}"
+    );
+    assert!(
+        written.contains("const SINGLE_PV_NODES: f64 = 530_000.0;"),
+        "{written}"
+    );
+}

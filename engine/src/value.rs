@@ -60,13 +60,15 @@ pub fn to_uci(v: i32) -> Score {
     }
 }
 
-/// The win-rate model, fitted on Castella's own games (`data wdl --filter`
-/// on 667 693 positions of 7 600 self-play games at 5 000 nodes a move,
-/// bench-549754 build): `P(win) = σ((v − a) / b)`, `P(loss) = σ((−v − a) /
-/// b)` for a search value `v`, with `a` and `b` quadratic in the material
-/// `m / 58` ([`wdl_material`]). At `a` the side to move wins half its games.
-const WDL_A: [f64; 3] = [606.738, -1013.143, 504.735];
-const WDL_B: [f64; 3] = [259.550, -448.129, 287.251];
+/// The win-rate model, fitted on the shipped network's own games
+/// (`data wdl --filter`, run by `bench/tools/calibrate.py wdl`, which
+/// rewrites these lines): `P(win) = σ((v − a) / b)`, `P(loss) = σ((−v −
+/// a) / b)` for a search value `v`, with `a` and `b` quadratic in the
+/// material `m / 58` ([`wdl_material`]). At `a` the side to move wins
+/// half its games.
+/// Fitted by calibrate.py: 1392491 positions of n4-ceo-s9301.games, s74-n4-s7401.games.
+const WDL_A: [f64; 3] = [566.208, -888.014, 411.213];
+const WDL_B: [f64; 3] = [169.894, -190.783, 121.190];
 
 /// The model's `a` and `b` for `material`.
 fn wdl_params(material: i32) -> (f64, f64) {
