@@ -331,7 +331,7 @@ mod tests {
         }
     }
 
-    /// On a hundred short games the trainer predicts held-out games far
+    /// On 192 short games the trainer predicts held-out games far
     /// better than their mean target does, and a run cut off after an
     /// epoch and resumed writes exactly what an unbroken run writes: the
     /// network and the whole optimiser state.
@@ -339,7 +339,7 @@ mod tests {
     fn training_learns_and_resumes_exactly() {
         let dir = std::env::temp_dir().join(format!("castella-train-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let files = vec![games_file(&dir, 96)];
+        let files = vec![games_file(&dir, 192)];
 
         let unbroken = config(files.clone(), dir.join("a.nnue"));
         run(&unbroken).unwrap();
