@@ -160,3 +160,60 @@ fn perft_command_line_still_works() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("Nodes searched: 400"));
 }
+
+/// `perft --epd` on two threads checks every line and lists every
+/// mismatch (a bad FEN counts as one) at the end, exiting non-zero;
+/// `--fail-fast` stops at the first and says how many were not run.
+#[test]
+fn perft_suites_list_every_mismatch_or_stop_at_the_first() {
+    let dir = std::env::temp_dir().join(format!("castella-perft-suite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let suite = dir.join("suite.epd");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let frc = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1";
+    let text = format!(
+        "# a comment\n{start} ;D1 20 ;D2 400 ;D3 8902\n{kiwipete} ;D1 48 ;D2 2039 ;D3 97862\n\
+         not a fen ;D1 1\n{frc} ;D1 20 ;D2 401\n{start} ;D1 20 ;D4 197281\n"
+    );
+    std::fs::write(&suite, text).unwrap();
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_castella"))
+            .args(["perft", "--epd"])
+            .arg(&suite)
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (ok, text) = run(&["--threads", "2"]);
+    assert!(!ok, "{text}");
+    let listed: Vec<&str> = text
+        .split("\nmismatches:\n")
+        .nth(1)
+        .expect("a list of mismatches")
+        .lines()
+        .collect();
+    assert!(listed[0].starts_with("line 4: bad FEN"), "{text}");
+    assert!(
+        listed[1].starts_with("line 5: MISMATCH depth 2: expected 401, found 400"),
+        "{text}"
+    );
+    assert!(text.contains("line 2: ok (depths [1, 2, 3])"), "{text}");
+    assert!(text.contains("line 6: ok (depths [1, 4])"), "{text}");
+    assert!(text.contains("5 positions, 3 passed, 2 failed;"), "{text}");
+    assert!(text.contains("2 threads)"), "{text}");
+
+    let (ok, text) = run(&["--threads", "1", "--fail-fast", "--max-depth", "2"]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("stopped at the first mismatch; 4 not run"),
+        "{text}"
+    );
+    let (_, text) = run(&["--threads", "0"]);
+    assert!(text.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}

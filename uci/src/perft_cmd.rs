@@ -1,10 +1,12 @@
 //! `castella perft`: divide on one position, or a whole EPD suite.
 
-use castella_movegen::{divide, perft, Position};
+use castella_movegen::{divide, perft_until, Position};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-const USAGE: &str = "usage: castella perft <depth> [--fen FEN | --frc N] [--chess960]\n       castella perft --epd FILE [--max-depth D]";
+const USAGE: &str = "usage: castella perft <depth> [--fen FEN | --frc N] [--chess960]\n       castella perft --epd FILE [--max-depth D] [--threads N] [--fail-fast]";
 
 /// Runs the command; the exit code is non-zero on a usage error or mismatch.
 pub fn run(args: &[String]) -> ExitCode {
@@ -27,6 +29,10 @@ enum Command {
     Suite {
         file: String,
         max_depth: u32,
+        /// Positions counted at once, one a thread.
+        threads: usize,
+        /// Stop at the first mismatch instead of listing them all.
+        fail_fast: bool,
     },
 }
 
@@ -36,6 +42,8 @@ fn parse(args: &[String]) -> Result<Command, String> {
     let mut epd = None;
     let mut max_depth = u32::MAX;
     let mut chess960 = false;
+    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut fail_fast = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
@@ -56,6 +64,14 @@ fn parse(args: &[String]) -> Result<Command, String> {
                     .map_err(|_| "--max-depth needs a number")?
             }
             "--chess960" => chess960 = true,
+            "--threads" => {
+                threads = value("--threads")?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or("--threads needs a number of 1 or more")?
+            }
+            "--fail-fast" => fail_fast = true,
             d => {
                 depth = Some(
                     d.parse::<u32>()
@@ -65,7 +81,12 @@ fn parse(args: &[String]) -> Result<Command, String> {
         }
     }
     match (epd, depth) {
-        (Some(file), None) => Ok(Command::Suite { file, max_depth }),
+        (Some(file), None) => Ok(Command::Suite {
+            file,
+            max_depth,
+            threads,
+            fail_fast,
+        }),
         (None, Some(depth)) if depth > castella_movegen::perft::MAX_DEPTH => Err(format!(
             "depth {depth} is beyond {}",
             castella_movegen::perft::MAX_DEPTH
@@ -106,67 +127,224 @@ impl Command {
                 );
                 Ok(true)
             }
-            Command::Suite { file, max_depth } => run_suite(&file, max_depth),
+            Command::Suite {
+                file,
+                max_depth,
+                threads,
+                fail_fast,
+            } => run_suite(&file, max_depth, threads, fail_fast),
         }
     }
 }
 
-fn run_suite(file: &str, max_depth: u32) -> Result<bool, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    let start = Instant::now();
-    let (mut lines, mut failures, mut nodes) = (0, 0, 0u64);
+/// One line of a suite: where it is, its position and the counts it
+/// expects, by depth.
+struct Entry {
+    line: usize,
+    fen: String,
+    pos: Position,
+    expected: Vec<(u32, u64)>,
+}
+
+/// What a suite's run found at one position.
+struct Outcome {
+    /// The index of the entry.
+    entry: usize,
+    /// Depth, expected and found, for every count that differs.
+    mismatches: Vec<(u32, u64, u64)>,
+    depths: Vec<u32>,
+    nodes: u64,
+}
+
+/// Reads a suite: `FEN ;D1 n ;D2 n ...` lines, `#` comments and blank
+/// lines skipped. A line whose FEN does not parse is returned apart, with
+/// the reason, to be counted as a failure.
+fn read_suite(text: &str, max_depth: u32) -> (Vec<Entry>, Vec<(usize, String)>) {
+    let (mut entries, mut bad) = (Vec::new(), Vec::new());
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        lines += 1;
         let mut fields = line.split(';').map(str::trim);
         let fen = fields.next().unwrap_or_default();
         let pos = match Position::from_fen(fen) {
             Ok(p) => p,
             Err(e) => {
-                println!("line {}: bad FEN ({e}): {fen}", i + 1);
-                failures += 1;
+                bad.push((i + 1, format!("line {}: bad FEN ({e}): {fen}", i + 1)));
                 continue;
             }
         };
-        let mut ok = true;
-        let mut done = Vec::new();
-        for field in fields {
-            let mut kv = field.split_whitespace();
-            let (Some(key), Some(val)) = (kv.next(), kv.next()) else {
-                continue;
-            };
-            let (Some(d), Ok(expected)) = (key.strip_prefix('D'), val.parse::<u64>()) else {
-                continue;
-            };
-            let Ok(d) = d.parse::<u32>() else { continue };
-            if d > max_depth {
-                continue;
-            }
-            let found = perft(&pos, d);
-            nodes += found;
-            if found != expected {
-                println!(
-                    "line {}: MISMATCH depth {d}: expected {expected}, found {found}: {fen}",
-                    i + 1
-                );
-                ok = false;
-            }
-            done.push(d);
+        let expected = fields
+            .filter_map(|field| {
+                let (key, val) = field.split_once(char::is_whitespace)?;
+                let depth = key.strip_prefix('D')?.parse::<u32>().ok()?;
+                Some((depth, val.trim().parse::<u64>().ok()?))
+            })
+            .filter(|&(d, _)| d <= max_depth)
+            .collect();
+        entries.push(Entry {
+            line: i + 1,
+            fen: fen.to_string(),
+            pos,
+            expected,
+        });
+    }
+    (entries, bad)
+}
+
+/// A duration as `1h02m`, `3m05s` or `12s`.
+fn span(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// Runs a suite on `threads` threads, one position at a time each.
+/// Every position's line is printed as it finishes, and every mismatch
+/// again, in file order, at the end; on a long run a progress line with
+/// the rate and the time left goes to stderr every few seconds. With
+/// `fail_fast` the first mismatch stops the run.
+fn run_suite(file: &str, max_depth: u32, threads: usize, fail_fast: bool) -> Result<bool, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let (entries, bad) = read_suite(&text, max_depth);
+    for (_, line) in &bad {
+        println!("{line}");
+    }
+    let start = Instant::now();
+    // What the suite expects to count: the measure of the time left.
+    let expected: u64 = entries
+        .iter()
+        .flat_map(|e| e.expected.iter().map(|&(_, n)| n))
+        .sum();
+    let next = AtomicUsize::new(0);
+    let (done_nodes, done_entries) = (AtomicU64::new(0), AtomicUsize::new(0));
+    // With `fail_fast` a line that cannot be read is the first mismatch.
+    let stop = AtomicBool::new(fail_fast && !bad.is_empty());
+    let outcomes = Mutex::new(Vec::with_capacity(entries.len()));
+    let threads = threads.clamp(1, entries.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(entry) = entries.get(i) else { break };
+                let mut outcome = Outcome {
+                    entry: i,
+                    mismatches: Vec::new(),
+                    depths: Vec::new(),
+                    nodes: 0,
+                };
+                for &(d, want) in &entry.expected {
+                    let Some(found) = perft_until(&entry.pos, d, &stop) else {
+                        return; // stopped by a mismatch elsewhere
+                    };
+                    outcome.nodes += found;
+                    outcome.depths.push(d);
+                    done_nodes.fetch_add(want, Ordering::Relaxed);
+                    if found != want {
+                        outcome.mismatches.push((d, want, found));
+                        if fail_fast {
+                            stop.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                }
+                let line = match outcome.mismatches.as_slice() {
+                    [] => format!(
+                        "line {}: ok (depths {:?}) {}",
+                        entry.line, outcome.depths, entry.fen
+                    ),
+                    found => found
+                        .iter()
+                        .map(|(d, want, got)| mismatch_line(entry, *d, *want, *got))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                };
+                let mut outcomes = outcomes.lock().unwrap_or_else(|e| e.into_inner());
+                println!("{line}");
+                outcomes.push(outcome);
+                done_entries.fetch_add(1, Ordering::Relaxed);
+            });
         }
-        if !ok {
-            failures += 1;
-        } else {
-            println!("line {}: ok (depths {:?}) {fen}", i + 1, done);
+        // Progress, while the workers count.
+        let mut shown = Instant::now();
+        while done_entries.load(Ordering::Relaxed) < entries.len() && !stop.load(Ordering::Relaxed)
+        {
+            std::thread::sleep(Duration::from_millis(50));
+            if shown.elapsed() < PROGRESS_EVERY {
+                continue;
+            }
+            shown = Instant::now();
+            let secs = start.elapsed().as_secs_f64();
+            let (nodes, positions) = (
+                done_nodes.load(Ordering::Relaxed),
+                done_entries.load(Ordering::Relaxed),
+            );
+            let left = if nodes > 0 {
+                span(secs * (expected - nodes.min(expected)) as f64 / nodes as f64)
+            } else {
+                "?".into()
+            };
+            eprintln!(
+                "progress: {positions}/{} positions, {:.1} positions/s, {:.0} nodes/s, about {left} left",
+                entries.len(),
+                positions as f64 / secs,
+                nodes as f64 / secs,
+            );
+        }
+    });
+    let secs = start.elapsed().as_secs_f64();
+    let mut outcomes = outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
+    outcomes.sort_by_key(|o| o.entry);
+    let nodes: u64 = outcomes.iter().map(|o| o.nodes).sum();
+    let failed = bad.len() + outcomes.iter().filter(|o| !o.mismatches.is_empty()).count();
+    let checked = bad.len() + outcomes.len();
+    let total = bad.len() + entries.len();
+    if failed > 0 {
+        let mut listed = bad.clone();
+        for o in &outcomes {
+            let entry = &entries[o.entry];
+            for &(d, want, got) in &o.mismatches {
+                listed.push((entry.line, mismatch_line(entry, d, want, got)));
+            }
+        }
+        listed.sort_by_key(|&(line, _)| line);
+        println!("\nmismatches:");
+        for (_, line) in listed {
+            println!("{line}");
         }
     }
-    let secs = start.elapsed().as_secs_f64();
+    let stopped = if checked < total {
+        format!(
+            " (stopped at the first mismatch; {} not run)",
+            total - checked
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "{lines} positions, {} passed, {failures} failed; {nodes} nodes in {secs:.2} s ({:.0} nodes/s)",
-        lines - failures,
-        nodes as f64 / secs.max(1e-9)
+        "{total} positions, {} passed, {failed} failed{stopped}; {nodes} nodes in {secs:.2} s \
+         ({:.0} nodes/s, {:.1} positions/s, {threads} thread{})",
+        checked - failed,
+        nodes as f64 / secs.max(1e-9),
+        checked as f64 / secs.max(1e-9),
+        if threads == 1 { "" } else { "s" },
     );
-    Ok(failures == 0)
+    Ok(failed == 0)
 }
+
+fn mismatch_line(entry: &Entry, depth: u32, expected: u64, found: u64) -> String {
+    format!(
+        "line {}: MISMATCH depth {depth}: expected {expected}, found {found}: {}",
+        entry.line, entry.fen
+    )
+}
+
+/// How often a suite's progress is shown.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
