@@ -429,6 +429,13 @@ fn search_all(searchers: &mut [Searcher], pos: &Position, job: Job) -> ThreadRes
             }
         }
     }
+    // A helper's move: show its line, so that the last `pv` begins with
+    // the `bestmove`.
+    if best.best != results[0].best {
+        if let (Some(report), Some(line)) = (job.report, &best.line) {
+            report(Event::Info(line.clone()));
+        }
+    }
     best
 }
 

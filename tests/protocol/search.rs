@@ -257,3 +257,35 @@ fn a_600_ply_game() {
     assert_eq!(e.fen(), pos.fen());
     e.assert_alive(&pos, true);
 }
+
+/// The last `pv` before a `bestmove` begins with that move, as fastchess
+/// checks: also when a node limit stops the search in an iteration where
+/// another move took over, and when a helper thread's move is played.
+#[test]
+fn the_last_pv_begins_with_the_best_move() {
+    let mut e = Engine::start();
+    let mut checked = 0;
+    for threads in [1, 3] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        for n in 0..40u16 {
+            e.send("ucinewgame");
+            e.send(&format!("position frc {}", n * 23 % 960));
+            let (infos, best) = e.go(&format!("go nodes {}", 3000 + 1711 * n as u64));
+            let best = best.split_whitespace().next().unwrap().to_string();
+            let last_pv = infos
+                .iter()
+                .rev()
+                .find_map(|l| l.split_once(" pv ").map(|(_, pv)| pv.to_string()));
+            let first = last_pv
+                .as_deref()
+                .and_then(|pv| pv.split_whitespace().next());
+            assert_eq!(
+                first,
+                Some(best.as_str()),
+                "{threads} threads, search {n}: {infos:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 80);
+}

@@ -201,6 +201,7 @@ impl Searcher {
             result.ponder = self.ponder_from_tt(root, best.mv);
         }
         self.control().nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        result.line = Some(self.info(root, best, 0, result.depth, Bound::Exact));
         // Let go of the shared table so the engine can clear or resize it
         // in place.
         self.publish_tbhits();

@@ -74,4 +74,7 @@ pub struct ThreadResult {
     /// The MultiPV moves with their scores, best first (for the strength
     /// limit's choice).
     pub candidates: Vec<(Move, i32)>,
+    /// The best move's line as an `info` would report it: shown when a
+    /// helper thread's result is the one played.
+    pub line: Option<crate::Info>,
 }
