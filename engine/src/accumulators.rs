@@ -4,10 +4,11 @@
 //! ancestor that has them. Positions whose evaluation comes from the
 //! transposition table never pay for an update. Each view is kept on its
 //! own: a king move that changes a view's king bucket cuts that view's
-//! chain, and the view is computed from scratch where it is next needed.
+//! chain, and the view is computed again where it is next needed, from
+//! the sums its bucket last had (a [`RefreshTable`]).
 
 use crate::value::MAX_PLY;
-use castella_eval::nnue::{Accumulator, Delta, Network};
+use castella_eval::nnue::{Accumulator, Delta, Network, RefreshTable};
 use castella_movegen::Position;
 use std::sync::Arc;
 
@@ -21,23 +22,32 @@ pub struct Accumulators {
     deltas: Box<[Delta; LEN]>,
     /// Whether each ply's sums are up to date, per view (White's first).
     valid: [[bool; 2]; LEN],
+    /// Each king bucket's last sums, for king-bucketed networks.
+    buckets: Option<Box<RefreshTable>>,
 }
 
 impl Default for Accumulators {
     /// Sums for the embedded network.
     fn default() -> Accumulators {
-        Accumulators {
+        let mut acc = Accumulators {
             net: castella_eval::embedded_network(),
             sums: Box::new([Accumulator::default(); LEN]),
             deltas: Box::new([Delta::default(); LEN]),
             valid: [[false; 2]; LEN],
-        }
+            buckets: None,
+        };
+        acc.set_network(acc.net.clone());
+        acc
     }
 }
 
 impl Accumulators {
     /// Evaluates with `net` from now on; every sum is stale.
     pub fn set_network(&mut self, net: Arc<Network>) {
+        self.buckets = net
+            .inputs()
+            .keyed()
+            .then(|| Box::new(RefreshTable::new(&net)));
         self.net = net;
         self.valid = [[false; 2]; LEN];
     }
@@ -116,7 +126,14 @@ impl Accumulators {
             }
         }
         if refresh[0] || refresh[1] {
-            net.refresh_views(pos, &mut self.sums[ply], refresh);
+            match self.buckets.as_deref_mut() {
+                Some(table) => {
+                    for view in (0..2).filter(|&v| refresh[v]) {
+                        net.refresh_view_cached(pos, &mut self.sums[ply], view, table);
+                    }
+                }
+                None => net.refresh_views(pos, &mut self.sums[ply], refresh),
+            }
             self.valid[ply] = [true; 2];
         }
     }

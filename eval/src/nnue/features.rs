@@ -48,6 +48,15 @@ pub struct ViewKey {
     flip: u8,
 }
 
+impl ViewKey {
+    /// The key as a number below `2 · MAX_KING_BUCKETS`: its bucket, and
+    /// whether the board is mirrored.
+    #[inline(always)]
+    pub fn slot(self) -> usize {
+        self.base as usize / INPUTS * 2 + (self.flip != 0) as usize
+    }
+}
+
 impl Inputs {
     /// 768 inputs per view, whatever the kings do.
     pub const PLAIN: Inputs = Inputs {

@@ -18,6 +18,7 @@
 
 mod features;
 pub mod file;
+mod refresh;
 pub mod simd;
 
 pub use features::{
@@ -25,6 +26,7 @@ pub use features::{
     MAX_KING_BUCKETS,
 };
 pub use file::{BUCKETS, FINE_OUTPUT, KING_BUCKETS, RESIDUAL, SCRELU, UNMIRRORED};
+pub use refresh::RefreshTable;
 
 use castella_movegen::{Color, Position, Square};
 use features::pair;
