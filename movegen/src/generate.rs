@@ -392,7 +392,7 @@ impl Position {
     /// rook lifted off the board: with an enemy rook or queen on a1 and our
     /// castling rook on b1, the king would stand in check on c1 once the rook
     /// has gone to d1, even though b1 shields c1 now.
-    #[inline]
+    #[inline(always)]
     fn castling_moves<S: MoveSink>(&self, sink: &mut S, ksq: Square) {
         let us = self.side_to_move();
         let them = us.flip();
@@ -411,7 +411,10 @@ impl Position {
             let occ_without_rook = occ ^ rook;
             let mut safe = true;
             for s in king_path {
-                safe &= !self.is_attacked(s, them, occ_without_rook);
+                if self.is_attacked(s, them, occ_without_rook) {
+                    safe = false;
+                    break;
+                }
             }
             if !safe {
                 continue;

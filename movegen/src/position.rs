@@ -264,18 +264,30 @@ impl Position {
 
     #[inline(always)]
     pub(crate) fn put(&mut self, color: Color, piece: Piece, sq: Square) {
+        self.place::<true>(color, piece, sq);
+    }
+
+    /// [`put`](Self::put), updating the key only with `KEYS`.
+    #[inline(always)]
+    fn place<const KEYS: bool>(&mut self, color: Color, piece: Piece, sq: Square) {
         self.pieces[piece.index()] |= sq;
         self.colors[color.index()] |= sq;
         self.board[sq.index()] = (color as u8) << 3 | piece as u8;
-        self.key ^= zobrist::piece(color, piece, sq);
+        if KEYS {
+            self.key ^= zobrist::piece(color, piece, sq);
+        }
     }
 
+    /// Takes `piece` of `color` off `sq`, updating the key only with
+    /// `KEYS`.
     #[inline(always)]
-    fn remove(&mut self, color: Color, piece: Piece, sq: Square) {
+    fn remove<const KEYS: bool>(&mut self, color: Color, piece: Piece, sq: Square) {
         self.pieces[piece.index()] ^= sq;
         self.colors[color.index()] ^= sq;
         self.board[sq.index()] = NO_PIECE;
-        self.key ^= zobrist::piece(color, piece, sq);
+        if KEYS {
+            self.key ^= zobrist::piece(color, piece, sq);
+        }
     }
 
     pub(crate) fn set_side(&mut self, side: Color) {
@@ -286,11 +298,23 @@ impl Position {
     }
 
     pub(crate) fn set_castling(&mut self, color: Color, side: CastleSide, rook: Option<Square>) {
-        if let Some(old) = self.castling.rook(color, side) {
-            self.key ^= zobrist::castling(old);
-        }
-        if let Some(new) = rook {
-            self.key ^= zobrist::castling(new);
+        self.set_castling_with::<true>(color, side, rook);
+    }
+
+    #[inline(always)]
+    fn set_castling_with<const KEYS: bool>(
+        &mut self,
+        color: Color,
+        side: CastleSide,
+        rook: Option<Square>,
+    ) {
+        if KEYS {
+            if let Some(old) = self.castling.rook(color, side) {
+                self.key ^= zobrist::castling(old);
+            }
+            if let Some(new) = rook {
+                self.key ^= zobrist::castling(new);
+            }
         }
         self.castling.set(color, side, rook);
     }
@@ -376,12 +400,24 @@ impl Position {
     /// Plays `mv`, which must be legal in this position (from the generator or
     /// `parse_uci_move`). An illegal move leaves the position inconsistent.
     pub fn make(&mut self, mv: Move) {
+        self.make_with::<true>(mv);
+    }
+
+    /// [`make`](Self::make), inlined where it is called (perft's copy
+    /// compiled for newer CPUs compiles it so too), and with `KEYS`
+    /// false leaving the Zobrist key as it was: perft, which never reads
+    /// it, need not pay for it. Such a position must not reach anything
+    /// that reads its key.
+    #[inline(always)]
+    pub(crate) fn make_with<const KEYS: bool>(&mut self, mv: Move) {
         let us = self.side;
         let them = us.flip();
         let (from, to) = (mv.from(), mv.to());
 
         if let Some(ep) = self.ep.take() {
-            self.key ^= zobrist::en_passant(ep);
+            if KEYS {
+                self.key ^= zobrist::en_passant(ep);
+            }
         }
         self.halfmove += 1;
 
@@ -389,35 +425,37 @@ impl Position {
         match mv.kind() {
             MoveKind::Castle => {
                 let (kto, rto) = self.castle_destinations(mv);
-                self.remove(us, Piece::King, from);
-                self.remove(us, Piece::Rook, to);
-                self.put(us, Piece::King, kto);
-                self.put(us, Piece::Rook, rto);
+                self.remove::<KEYS>(us, Piece::King, from);
+                self.remove::<KEYS>(us, Piece::Rook, to);
+                self.place::<KEYS>(us, Piece::King, kto);
+                self.place::<KEYS>(us, Piece::Rook, rto);
             }
             kind => {
                 if kind == MoveKind::EnPassant {
-                    self.remove(
+                    self.remove::<KEYS>(
                         them,
                         Piece::Pawn,
                         to.offset(if us == Color::White { -8 } else { 8 }),
                     );
                 } else if let Some(captured) = self.piece_on(to) {
-                    self.remove(them, captured, to);
+                    self.remove::<KEYS>(them, captured, to);
                     self.halfmove = 0;
                 }
-                self.remove(us, moved, from);
+                self.remove::<KEYS>(us, moved, from);
                 let placed = match kind {
                     MoveKind::Promotion(p) => p,
                     _ => moved,
                 };
-                self.put(us, placed, to);
+                self.place::<KEYS>(us, placed, to);
                 if moved == Piece::Pawn {
                     self.halfmove = 0;
                     if from.index() ^ to.index() == 16 {
                         let ep = Square::new(((from.index() + to.index()) / 2) as u8);
                         if self.pawn_attacks_square(ep, them) {
                             self.ep = Some(ep);
-                            self.key ^= zobrist::en_passant(ep);
+                            if KEYS {
+                                self.key ^= zobrist::en_passant(ep);
+                            }
                         }
                     }
                 }
@@ -427,12 +465,14 @@ impl Position {
         if !self.castling.is_empty() {
             let touched = Bitboard::from(from) | to;
             if (touched & self.castling.squares()).any() || moved == Piece::King {
-                self.update_castling(us, moved, from, to);
+                self.update_castling::<KEYS>(us, moved, from, to);
             }
         }
 
         self.side = them;
-        self.key ^= zobrist::side();
+        if KEYS {
+            self.key ^= zobrist::side();
+        }
         if us == Color::Black {
             self.fullmove += 1;
         }
@@ -441,14 +481,20 @@ impl Position {
 
     /// A right goes when the king moves, when its rook moves, and when its
     /// rook is captured on its square.
-    #[inline]
-    fn update_castling(&mut self, us: Color, moved: Piece, from: Square, to: Square) {
+    #[inline(always)]
+    fn update_castling<const KEYS: bool>(
+        &mut self,
+        us: Color,
+        moved: Piece,
+        from: Square,
+        to: Square,
+    ) {
         for color in Color::ALL {
             for side in CastleSide::ALL {
                 if let Some(rook) = self.castling.rook(color, side) {
                     let king_moved = color == us && moved == Piece::King;
                     if king_moved || rook == from || rook == to {
-                        self.set_castling(color, side, None);
+                        self.set_castling_with::<KEYS>(color, side, None);
                     }
                 }
             }
