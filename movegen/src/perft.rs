@@ -39,15 +39,7 @@ fn has_v3() -> bool {
 
 /// The walk in the build's own instructions.
 fn walk(pos: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal(),
-        _ => pos
-            .legal_moves()
-            .iter()
-            .map(|&m| walk(&pos.play(m), depth - 1))
-            .sum(),
-    }
+    walk_with(pos, depth, walk)
 }
 
 /// The walk compiled for `x86-64-v3`; the move generator and `make`,
@@ -58,6 +50,15 @@ fn walk(pos: &Position, depth: u32) -> u64 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,fma")]
 unsafe fn walk_v3(pos: &Position, depth: u32) -> u64 {
+    // SAFETY: this copy runs only where the CPU has the features.
+    walk_with(pos, depth, |child, d| unsafe { walk_v3(child, d) })
+}
+
+/// One node of the walk, inlined into each copy, `deeper` counting the
+/// children: the make-move of a count, which leaves the Zobrist key
+/// alone (perft never reads it).
+#[inline(always)]
+fn walk_with(pos: &Position, depth: u32, deeper: impl Fn(&Position, u32) -> u64) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal(),
@@ -66,7 +67,7 @@ unsafe fn walk_v3(pos: &Position, depth: u32) -> u64 {
             for &m in pos.legal_moves().iter() {
                 let mut child = *pos;
                 child.make_with::<false>(m);
-                nodes += walk_v3(&child, depth - 1);
+                nodes += deeper(&child, depth - 1);
             }
             nodes
         }
