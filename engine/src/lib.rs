@@ -429,9 +429,11 @@ fn search_all(searchers: &mut [Searcher], pos: &Position, job: Job) -> ThreadRes
             }
         }
     }
-    // A helper's move: show its line, so that the last `pv` begins with
-    // the `bestmove`.
-    if best.best != results[0].best {
+    // The last `pv` must begin with the `bestmove` (GUIs and match
+    // runners check it): report the played move's line unless it was the
+    // last one shown (a move that took over in an unfinished iteration,
+    // or a helper's).
+    if best.best != results[0].shown {
         if let (Some(report), Some(line)) = (job.report, &best.line) {
             report(Event::Info(line.clone()));
         }

@@ -103,6 +103,9 @@ impl Searcher {
 
         let mut stability = 0u32;
         let mut last_best = Move::NULL;
+        // The depth of an unfinished iteration in which another move
+        // took over: its line is reported as a lower bound.
+        let mut took_over = None;
         let mut last_score = 0;
         for depth in 1..=max_depth {
             // Helpers skip some depths so the threads spread over the tree.
@@ -134,12 +137,8 @@ impl Searcher {
                         rm.score = rm.prev_score;
                     }
                 }
-                // A move that took over in the unfinished iteration is the
-                // one played: report its line, so that the last `pv` begins
-                // with the `bestmove` (GUIs and match runners check it).
-                let best = &root_moves[0];
-                if let Some(r) = report.filter(|_| best.mv != last_best && !last_best.is_null()) {
-                    r(Event::Info(self.info(root, best, 0, depth, Bound::Lower)));
+                if root_moves[0].mv != last_best {
+                    took_over = Some(depth);
                 }
                 break;
             }
@@ -201,7 +200,14 @@ impl Searcher {
             result.ponder = self.ponder_from_tt(root, best.mv);
         }
         self.control().nodes[self.id].store(self.nodes, Ordering::Relaxed);
-        result.line = Some(self.info(root, best, 0, result.depth, Bound::Exact));
+        let (depth, bound) = took_over.map_or((result.depth, Bound::Exact), |d| (d, Bound::Lower));
+        result.line = Some(self.info(root, best, 0, depth, bound));
+        // Nothing reported yet: nothing for the line to correct.
+        result.shown = if last_best.is_null() {
+            best.mv
+        } else {
+            last_best
+        };
         // Let go of the shared table so the engine can clear or resize it
         // in place.
         self.publish_tbhits();

@@ -74,7 +74,10 @@ pub struct ThreadResult {
     /// The MultiPV moves with their scores, best first (for the strength
     /// limit's choice).
     pub candidates: Vec<(Move, i32)>,
-    /// The best move's line as an `info` would report it: shown when a
-    /// helper thread's result is the one played.
+    /// The best move's line as an `info` would report it.
     pub line: Option<crate::Info>,
+    /// The first move of the last line reported by the thread (thread 0
+    /// reports each finished iteration): when the move played is another,
+    /// its `line` is reported before `bestmove`.
+    pub shown: Move,
 }
