@@ -7,6 +7,15 @@ use rayon::prelude::*;
 /// Parameters are updated in spans of this many, one span to a task.
 const SPAN: usize = 16 * 1024;
 
+/// What one span's update needs beside the step: the bias corrections
+/// of the moments and the span's weight decay.
+#[derive(Clone, Copy)]
+struct Rates {
+    c1: f32,
+    c2: f32,
+    decay: f32,
+}
+
 /// One AdamW step.
 pub struct Adam {
     pub lr: f32,
@@ -43,6 +52,11 @@ impl Adam {
         let (c1, c2) = (1.0 - Self::BETA1.powi(t), 1.0 - Self::BETA2.powi(t));
         let (w2, b2) = (shape.w2(), shape.b2());
         let output_clip = shape.output_clip();
+        let own_rows = if shape.factoriser {
+            shape.bucket_weights()
+        } else {
+            W1..W1
+        };
         // The other gradients' spans, gathered span by span.
         let mut other_spans: Vec<Vec<&mut [f32]>> =
             (0..grad.len().div_ceil(SPAN)).map(|_| Vec::new()).collect();
@@ -69,26 +83,18 @@ impl Adam {
                 }
                 // The king buckets' own rows decay at their own rate.
                 let end = at + params.len();
-                let buckets = match shape.factor_row() {
-                    Some(_) => W1..W1 + shape.inputs.rows() * shape.hidden,
-                    None => W1..W1,
-                };
-                let (from, to) = (buckets.start.clamp(at, end), buckets.end.clamp(at, end));
-                let mut start = 0;
-                for (stop, decay) in [
-                    (from - at, self.decay),
-                    (to - at, self.bucket_decay),
-                    (params.len(), self.decay),
+                let (from, to) = (
+                    own_rows.start.clamp(at, end) - at,
+                    own_rows.end.clamp(at, end) - at,
+                );
+                for (r, decay) in [
+                    (0..from, self.decay),
+                    (from..to, self.bucket_decay),
+                    (to..params.len(), self.decay),
                 ] {
-                    let r = start..stop;
-                    let (p, m, v, g) = (
-                        &mut params[r.clone()],
-                        &mut m[r.clone()],
-                        &mut v[r.clone()],
-                        &g[r],
-                    );
-                    self.moments((c1, c2), decay, p, m, v, g);
-                    start = stop;
+                    let rates = Rates { c1, c2, decay };
+                    let (p, m, v) = (&mut params[r.clone()], &mut m[r.clone()], &mut v[r.clone()]);
+                    self.moments(rates, p, m, v, &g[r]);
                 }
                 g.fill(0.0);
                 // The hidden weights and biases, then the output weights.
@@ -101,25 +107,17 @@ impl Adam {
             });
     }
 
-    /// The AdamW update of one span, given the bias corrections `c1`
-    /// and `c2`: on the AVX2 copy where the CPU has it, which gives the
+    /// The AdamW update of one span at its `Rates`: on the AVX2 copy
+    /// where the CPU has it, which gives the
     /// same floats (the same operations, each correctly rounded).
     #[inline]
-    fn moments(
-        &self,
-        c: (f32, f32),
-        decay: f32,
-        params: &mut [f32],
-        m: &mut [f32],
-        v: &mut [f32],
-        g: &[f32],
-    ) {
+    fn moments(&self, r: Rates, params: &mut [f32], m: &mut [f32], v: &mut [f32], g: &[f32]) {
         #[cfg(target_arch = "x86_64")]
         if is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has just said it has AVX2.
-            return unsafe { self.moments_avx2(c, decay, params, m, v, g) };
+            return unsafe { self.moments_avx2(r, params, m, v, g) };
         }
-        self.moments_with(c, decay, params, m, v, g)
+        self.moments_with(r, params, m, v, g)
     }
 
     /// # Safety
@@ -128,21 +126,19 @@ impl Adam {
     #[target_feature(enable = "avx2")]
     unsafe fn moments_avx2(
         &self,
-        c: (f32, f32),
-        decay: f32,
+        r: Rates,
         params: &mut [f32],
         m: &mut [f32],
         v: &mut [f32],
         g: &[f32],
     ) {
-        self.moments_with(c, decay, params, m, v, g)
+        self.moments_with(r, params, m, v, g)
     }
 
     #[inline(always)]
     fn moments_with(
         &self,
-        (c1, c2): (f32, f32),
-        decay: f32,
+        Rates { c1, c2, decay }: Rates,
         params: &mut [f32],
         m: &mut [f32],
         v: &mut [f32],
@@ -199,7 +195,7 @@ mod tests {
             let mut grad = vec![0.0; n];
             let mut others = vec![vec![0.0; n]; 2];
             adam.update(&mut state, &mut grad, &mut others, &shape);
-            let bucket_end = W1 + shape.inputs.rows() * shape.hidden;
+            let bucket_end = shape.bucket_weights().end;
             for (i, &p) in state.params.iter().enumerate() {
                 let decay = if shape.factoriser && i < bucket_end {
                     4.0

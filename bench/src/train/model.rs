@@ -8,6 +8,7 @@ use castella_eval::nnue::{
 };
 use rand::rngs::StdRng;
 use rand::Rng;
+use std::ops::Range;
 
 /// Where the hidden weights start in the flat parameter vector (see
 /// [`Shape::b1`] for the rest).
@@ -94,6 +95,20 @@ impl Shape {
         self.factoriser.then(|| self.inputs.rows())
     }
 
+    /// The input weights the file holds: every king bucket's rows (a
+    /// factoriser's follow them).
+    pub fn bucket_weights(&self) -> Range<usize> {
+        W1..W1 + self.inputs.rows() * self.hidden
+    }
+
+    /// This shape without a factoriser: the network as its file holds it.
+    pub fn filed(&self) -> Shape {
+        Shape {
+            factoriser: false,
+            ..*self
+        }
+    }
+
     /// Where the hidden biases start.
     pub fn b1(&self) -> usize {
         W1 + self.rows() * self.hidden
@@ -146,7 +161,7 @@ pub fn init(rng: &mut StdRng, shape: &Shape) -> Vec<f32> {
     let mut p = vec![0f32; shape.params()];
     let w1 = 1.0 / (MAX_ACTIVE as f32).sqrt();
     // The factoriser starts at zero: the network starts as one without it.
-    for w in &mut p[W1..W1 + shape.inputs.rows() * shape.hidden] {
+    for w in &mut p[shape.bucket_weights()] {
         *w = rng.gen_range(-w1..w1);
     }
     let w2 = 1.0 / ((2 * shape.hidden) as f32).sqrt();
@@ -175,43 +190,55 @@ fn output(p: &[f32], act: Activation, us: &[f32], them: &[f32], (w2, b2): (usize
     p[b2] + lanes.iter().sum::<f32>()
 }
 
-/// The hidden sums of one view (the first `shape.hidden` of them), into
-/// `sums`. `BLOCK` neurons at a time, so that a block's sums stay in
-/// registers while every input's row is added; each sum adds the bias and
+/// The hidden sums of one view (the first `shape.hidden` of them) from
+/// its input `rows` ([`rows_of`]), into `sums`. `BLOCK` neurons at a
+/// time, so that a block's sums stay in registers while every row is
+/// added; each sum adds the bias and
 /// then the rows in input order whatever the block, so every block size
 /// gives the same floats.
 #[inline(always)]
-fn hidden_into<const BLOCK: usize>(p: &[f32], shape: &Shape, inputs: &[u16], sums: &mut [f32]) {
+fn hidden_into<const BLOCK: usize>(p: &[f32], shape: &Shape, rows: &[u16], sums: &mut [f32]) {
     let n = shape.hidden;
     let bias = &p[shape.b1()..][..n];
-    let factor = shape.factor_row();
     for c in (0..n).step_by(BLOCK) {
         let mut a: [f32; BLOCK] = bias[c..c + BLOCK].try_into().unwrap();
-        for &f in inputs {
-            let f = f as usize;
-            let row = &p[W1 + f * n + c..][..BLOCK];
+        for &r in rows {
+            let row = &p[W1 + r as usize * n + c..][..BLOCK];
             for (a, w) in a.iter_mut().zip(row) {
                 *a += w;
-            }
-            if let Some(shared) = factor {
-                let row = &p[W1 + (shared + f % INPUTS) * n + c..][..BLOCK];
-                for (a, w) in a.iter_mut().zip(row) {
-                    *a += w;
-                }
             }
         }
         sums[c..c + BLOCK].copy_from_slice(&a);
     }
 }
 
-/// The inputs of one view of `s` as the network sees them: as they are,
-/// or (with `mirror`) those of the position mirrored left to right.
+/// The input rows one view of `s` adds, in order: each active input's
+/// (those of the position mirrored left to right, with `mirror`) and,
+/// after each where there is a factoriser, its shared row of the same
+/// piece and square. Their number is the second value.
 #[inline(always)]
-fn seen(shape: &Shape, inputs: &[u16; MAX_ACTIVE], mirror: bool) -> [u16; MAX_ACTIVE] {
-    if !mirror {
-        return *inputs;
+fn rows_of(
+    shape: &Shape,
+    inputs: &[u16; MAX_ACTIVE],
+    n: usize,
+    mirror: bool,
+) -> ([u16; 2 * MAX_ACTIVE], usize) {
+    let mut rows = [0; 2 * MAX_ACTIVE];
+    let mut len = 0;
+    for &f in &inputs[..n] {
+        let f = if mirror {
+            shape.inputs.mirror_feature(f as usize)
+        } else {
+            f as usize
+        };
+        rows[len] = f as u16;
+        len += 1;
+        if let Some(shared) = shape.factor_row() {
+            rows[len] = (shared + f % INPUTS) as u16;
+            len += 1;
+        }
     }
-    inputs.map(|f| shape.inputs.mirror_feature(f as usize) as u16)
+    (rows, len)
 }
 
 /// Both views' hidden sums of `s` (the first `shape.hidden` of each)
@@ -226,8 +253,10 @@ fn forward<const BLOCK: usize>(
     let (n, h) = (s.count as usize, shape.hidden);
     let mut us = [0f32; MAX_HIDDEN];
     let mut them = [0f32; MAX_HIDDEN];
-    hidden_into::<BLOCK>(p, shape, &seen(shape, &s.us, mirror)[..n], &mut us);
-    hidden_into::<BLOCK>(p, shape, &seen(shape, &s.them, mirror)[..n], &mut them);
+    let (rows, len) = rows_of(shape, &s.us, n, mirror);
+    hidden_into::<BLOCK>(p, shape, &rows[..len], &mut us);
+    let (rows, len) = rows_of(shape, &s.them, n, mirror);
+    hidden_into::<BLOCK>(p, shape, &rows[..len], &mut them);
     let out = output(
         p,
         shape.activation,
@@ -297,8 +326,8 @@ fn step_with<const BLOCK: usize>(
         let d_out = 2.0 * err * pred * (1.0 - pred) * slope;
         g[b2] += d_out;
         let b1 = shape.b1();
-        let (seen_us, seen_them) = (seen(shape, &s.us, mirror), seen(shape, &s.them, mirror));
-        for (half, acc, inputs) in [(0, &us, &seen_us[..n]), (1, &them, &seen_them[..n])] {
+        for (half, acc, inputs) in [(0, &us, &s.us), (1, &them, &s.them)] {
+            let (rows, len) = rows_of(shape, inputs, n, mirror);
             let mut d_acc = [0f32; MAX_HIDDEN];
             let d_acc = &mut d_acc[..h];
             let w2 = w2 + half * h;
@@ -311,20 +340,12 @@ fn step_with<const BLOCK: usize>(
             }
             // Block by block, each row's share added in input order as
             // one row at a time would.
-            let factor = shape.factor_row();
             for c in (0..h).step_by(BLOCK) {
                 let d: [f32; BLOCK] = d_acc[c..c + BLOCK].try_into().unwrap();
-                for &f in inputs {
-                    let f = f as usize;
-                    let row = &mut g[W1 + f * h + c..][..BLOCK];
-                    for (r, d) in row.iter_mut().zip(&d) {
-                        *r += d;
-                    }
-                    if let Some(shared) = factor {
-                        let row = &mut g[W1 + (shared + f % INPUTS) * h + c..][..BLOCK];
-                        for (r, d) in row.iter_mut().zip(&d) {
-                            *r += d;
-                        }
+                for &r in &rows[..len] {
+                    let row = &mut g[W1 + r as usize * h + c..][..BLOCK];
+                    for (x, d) in row.iter_mut().zip(&d) {
+                        *x += d;
                     }
                 }
             }

@@ -39,32 +39,16 @@ fn header(shape: &Shape) -> Vec<u8> {
 
 /// The network quantised, in the format `castella_eval::nnue` reads.
 pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
+    if shape.factoriser {
+        return quantise(&merged(p, shape), &shape.filed());
+    }
     let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
     let (buckets, qb) = (shape.buckets, shape.qb());
     let (w2, b2) = (shape.w2(), shape.b2());
     let mut bytes = header(shape);
     bytes.reserve(2 * shape.params() + 4 * MAX_BUCKETS);
-    let h = shape.hidden;
-    for row in 0..shape.inputs.rows() {
-        let weights = &p[W1 + row * h..][..h];
-        match shape.factor_row() {
-            None => weights
-                .iter()
-                .for_each(|&w| bytes.extend_from_slice(&q(w, QA).to_le_bytes())),
-            // The factoriser's row of the same piece and square added in;
-            // clipped as a trained weight is, to keep the engine's sums
-            // within 16 bits (trained sums stay far inside it).
-            Some(shared) => {
-                let shared = &p[W1 + (shared + row % INPUTS) * h..][..h];
-                for (&w, &s) in weights.iter().zip(shared) {
-                    let w = (w + s).clamp(-CLIP, CLIP);
-                    bytes.extend_from_slice(&q(w, QA).to_le_bytes());
-                }
-            }
-        }
-    }
-    for &b in &p[shape.b1()..w2] {
-        bytes.extend_from_slice(&q(b, QA).to_le_bytes());
+    for &w in &p[W1..w2] {
+        bytes.extend_from_slice(&q(w, QA).to_le_bytes());
     }
     for &w in &p[w2..w2 + buckets * 2 * shape.hidden] {
         bytes.extend_from_slice(&q(w, qb).to_le_bytes());
@@ -79,6 +63,10 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
 /// The float parameters a quantised network file holds, to fine-tune it
 /// (`nnue-train --init NET`); its shape must be `shape`'s.
 pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
+    if shape.factoriser {
+        // The shared rows were added into the buckets': they start at zero.
+        return dequantise(bytes, &shape.filed()).map(|p| with_factoriser(&p, shape));
+    }
     // Let the engine's reader check the file first.
     castella_eval::nnue::Network::from_bytes(bytes)?;
     let expected_len = quantise(&vec![0.0; shape.params()], shape).len();
@@ -98,14 +86,7 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
         v
     };
     let mut p = vec![0f32; shape.params()];
-    // The file's rows are the buckets' (a factoriser's were added into
-    // them, and start at zero here), then the hidden biases.
-    let (rows, rest) = p.split_at_mut(shape.b1());
-    let biases = &mut rest[..w2 - shape.b1()];
-    for w in rows[W1..W1 + shape.inputs.rows() * shape.hidden]
-        .iter_mut()
-        .chain(biases)
-    {
+    for w in &mut p[W1..w2] {
         *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / QA as f32;
     }
     let qb = shape.qb();
@@ -116,6 +97,35 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
         *b = i32::from_le_bytes(next(4).try_into().unwrap()) as f32 / (QA * qb) as f32;
     }
     Ok(p)
+}
+
+/// The parameters of a factorised network as those of the network its
+/// file holds: each bucket's rows with the shared row of the same piece
+/// and square added in, clipped as a trained weight is (to keep the
+/// engine's sums within 16 bits; trained sums stay far inside it).
+fn merged(p: &[f32], shape: &Shape) -> Vec<f32> {
+    let h = shape.hidden;
+    let buckets = shape.bucket_weights();
+    let shared = &p[buckets.end..shape.b1()];
+    let mut out = p[..buckets.end].to_vec();
+    for (row, weights) in out[buckets].chunks_exact_mut(h).enumerate() {
+        let shared = &shared[row % INPUTS * h..][..h];
+        for (w, s) in weights.iter_mut().zip(shared) {
+            *w = (*w + s).clamp(-CLIP, CLIP);
+        }
+    }
+    out.extend_from_slice(&p[shape.b1()..]);
+    out
+}
+
+/// The parameters `p` of `shape.filed()` as those of the factorised
+/// `shape`, the shared rows zero.
+fn with_factoriser(p: &[f32], shape: &Shape) -> Vec<f32> {
+    let end = shape.bucket_weights().end;
+    let mut out = p[..end].to_vec();
+    out.resize(shape.b1(), 0.0);
+    out.extend_from_slice(&p[end..]);
+    out
 }
 
 /// The float parameters of a network file for `shape`: its own; or,
@@ -146,8 +156,7 @@ pub fn dequantise_for(
     }
     let plain = Shape {
         inputs: Inputs::PLAIN,
-        factoriser: false,
-        ..*shape
+        ..shape.filed()
     };
     if !shape.inputs.keyed() {
         return Err(err);
@@ -155,13 +164,14 @@ pub fn dequantise_for(
     let from = dequantise(bytes, &plain).map_err(|_| err)?;
     let mut p = vec![0f32; shape.params()];
     let rows = &from[W1..plain.b1()];
-    match shape.factor_row() {
-        Some(shared) => p[W1 + shared * shape.hidden..shape.b1()].copy_from_slice(rows),
-        None => {
-            for bucket in p[W1..shape.b1()].chunks_exact_mut(rows.len()) {
-                bucket.copy_from_slice(rows);
-            }
-        }
+    // Into the shared rows where there are some, else into every bucket.
+    let start = if shape.factoriser {
+        shape.bucket_weights().end
+    } else {
+        W1
+    };
+    for bucket in p[start..shape.b1()].chunks_exact_mut(rows.len()) {
+        bucket.copy_from_slice(rows);
     }
     p[shape.b1()..].copy_from_slice(&from[plain.b1()..]);
     Ok(p)
@@ -325,7 +335,7 @@ mod tests {
             let p = dequantise_for(&bytes, &keyed, || unreachable!()).unwrap();
             // With a factoriser the plain rows are the shared ones, and
             // the buckets' own start at zero.
-            let bucket_rows = &p[W1..W1 + keyed.inputs.rows() * keyed.hidden];
+            let bucket_rows = &p[keyed.bucket_weights()];
             assert_eq!(bucket_rows.iter().all(|&w| w == 0.0), factoriser);
             let (a, b) = (
                 Network::from_bytes(&bytes).unwrap(),
