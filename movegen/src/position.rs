@@ -186,11 +186,15 @@ impl Position {
     pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
         let them = self.color(by);
         let queens = self.pieces(Piece::Queen);
+        // A slider's attack is looked up only when one stands on a ray of
+        // `sq` on the empty board: most squares have none.
+        let straight = them & (self.pieces(Piece::Rook) | queens);
+        let diagonal = them & (self.pieces(Piece::Bishop) | queens);
         (knight_attacks(sq) & them & self.pieces(Piece::Knight)).any()
             || (pawn_attacks(by.flip(), sq) & them & self.pieces(Piece::Pawn)).any()
             || (king_attacks(sq) & them & self.pieces(Piece::King)).any()
-            || (rook_attacks(sq, occ) & them & (self.pieces(Piece::Rook) | queens)).any()
-            || (bishop_attacks(sq, occ) & them & (self.pieces(Piece::Bishop) | queens)).any()
+            || ((rook_rays(sq) & straight).any() && (rook_attacks(sq, occ) & straight).any())
+            || ((bishop_rays(sq) & diagonal).any() && (bishop_attacks(sq, occ) & diagonal).any())
     }
 
     /// The king's and rook's destinations for a castling move.
