@@ -427,3 +427,60 @@ fn calibrate_refits_the_win_rate_model_and_the_ladder() {
         "{written}"
     );
 }
+
+/// `rank960-compare.py` reads a rank960 CSV (finished, or a partial file
+/// with its settings line, where Double-FRC pairs and FENs are skipped),
+/// its own `--out` CSV and JSON lines in the form of the published
+/// eval960 analyses, and correlates them.
+#[test]
+fn rank960_compare_reads_rankings_in_three_forms() {
+    let Some(dir) = scratch("rank960-compare") else {
+        return;
+    };
+    let fen = |n: u32| format!("fen{n} w KQkq - 0 1");
+    let header = "rank,index,fen,score_cp,win,draw,loss,bestmove,san,depth,nodes\n";
+    let mut ranking = format!("# castella rank960 0.2.0: nodes 1000, score mean\n{header}");
+    for (n, cp) in [(0, 30), (1, 20), (2, 10), (3, -5)] {
+        ranking.push_str(&format!("-,{n},{},{cp},1,2,3,e2e4,e4,9,1000\n", fen(n)));
+    }
+    ranking.push_str(
+        "-,4:5,x w - - 0 1,50,1,2,3,e2e4,e4,9,1000\n-,-,y w - - 0 1,60,1,2,3,e2e4,e4,9,1000\n",
+    );
+    let mut scores = String::from("index,fen,score_cp\n");
+    let mut lines = String::new();
+    for (n, cp) in [(0, 40), (1, 35), (2, 3), (3, 1)] {
+        scores.push_str(&format!("{n},{},{cp}\n", fen(n)));
+        lines.push_str(&format!(
+            "{{\"id\": {n}, \"fen\": \"{}\", \"info\": [{{\"depth\": 32, \"score\": {{\"cp\": {cp}, \"mate\": null}}}}]}}\n",
+            fen(n)
+        ));
+    }
+    std::fs::write(dir.join("a.csv.partial"), ranking).unwrap();
+    std::fs::write(dir.join("b.csv"), scores).unwrap();
+    std::fs::write(
+        dir.join("c.jsonl"),
+        lines.replace("\"cp\": 1,", "\"cp\": 50,"),
+    )
+    .unwrap();
+    let tool = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../bench/tools/rank960-compare.py"
+    );
+    let compare = |a: &str, b: &str| {
+        let out = Command::new("python3")
+            .arg(tool)
+            .arg(dir.join(a))
+            .arg(dir.join(b))
+            .output()
+            .expect("python3 runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let ab = compare("a.csv.partial", "b.csv");
+    let ac = compare("a.csv.partial", "c.jsonl");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ab.starts_with("4 positions:"), "{ab}");
+    assert!(ab.contains("Spearman rank correlation: 1.000"), "{ab}");
+    // c moves index 3, a's last, to the top: rho = 1 - 6 * 12 / 60.
+    assert!(ac.contains("Spearman rank correlation: -0.200"), "{ac}");
+}

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Compare rankings of the 960 start positions.
 
-  rank960-compare.py A.csv B.csv
-      rank correlation (Spearman) between two `castella rank960` CSV outputs
-      (e.g. --nodes 200000 against --nodes 2000000)
+  rank960-compare.py A B
+      rank correlation (Spearman) between two rankings; each is a
+      `castella rank960` CSV, a CSV with `index` and `score_cp` columns
+      (what --out below writes), or JSON lines with `id` and Stockfish's
+      last `info` score (the form of the published clfs/eval960 analyses)
 
   rank960-compare.py A.csv --stockfish /usr/games/stockfish --nodes 1000000 [--jobs 2] [--out sf.csv]
       scores every position of A.csv with Stockfish at a fixed node count
@@ -12,22 +14,34 @@
 
 Only the standard library is needed.
 """
-import argparse, csv, sys
+import argparse, csv, json, sys
 from concurrent.futures import ThreadPoolExecutor
 
 from uci_engine import UciEngine
 
 
 def read_rank960(path):
-    """index -> (fen, score_cp) from a rank960 CSV (the ranking part only)."""
+    """index -> (fen, score_cp) from any of the forms above (mates and
+    unnamed positions left out)."""
     out = {}
     with open(path) as f:
-        for row in csv.DictReader(f):
-            if not (row.get("rank") or "").isdigit():
-                break  # the --pairs section follows
-
+        first = f.readline()
+        f.seek(0)
+        if first.lstrip().startswith("{"):
+            for line in f:
+                if not line.strip():
+                    continue
+                row = json.loads(line)
+                score = row["info"][-1]["score"]
+                if score.get("cp") is not None:
+                    out[int(row["id"])] = (row["fen"], int(score["cp"]))
+            return out
+        for row in csv.DictReader(line for line in f if not line.startswith("#")):
+            rank = row.get("rank")
+            if rank is not None and rank != "-" and not rank.isdigit():
+                break  # the --pairs section follows ("-": a partial file's row)
             idx, score = row["index"], row["score_cp"]
-            if idx == "-" or score.startswith("mate"):
+            if not idx.isdigit() or score.startswith("mate"):
                 continue
             out[int(idx)] = (row["fen"], int(score))
     return out

@@ -298,6 +298,18 @@ impl Engine {
         history: &[u64],
         limits: &Limits,
     ) -> (ThreadResult, u64) {
+        self.search_sync_reporting(pos, history, limits, None)
+    }
+
+    /// As [`Engine::search_sync`], with each finished iteration's `Info`
+    /// passed to `report` (tools that look at more than the last score).
+    pub fn search_sync_reporting(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        report: Option<&Reporter>,
+    ) -> (ThreadResult, u64) {
         self.wait();
         let strength = self.options.strength;
         let (limits, multipv) = limited(strength, limits.clone(), self.options.multipv);
@@ -312,7 +324,7 @@ impl Engine {
             tt: &self.tt,
             control: &control,
             time,
-            report: None,
+            report,
             tablebases: self.tablebases.as_ref(),
             syzygy: self.options.syzygy,
         };

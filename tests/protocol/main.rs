@@ -22,5 +22,6 @@ mod chess960;
 mod commands;
 mod options;
 mod python;
+mod rank960;
 mod robustness;
 mod search;

@@ -19,8 +19,9 @@ const USAGE: &str = "usage: castella                  run the UCI engine on stdi
        castella bench [depth]    search the bench positions; last line '<nodes> nodes <nps> nps'
        castella perft <depth> [--fen FEN | --frc N] [--chess960]
        castella perft --epd FILE [--max-depth D]
-       castella rank960 [--depth D | --nodes N | --movetime MS] [--jobs J] [--threads T]
-                        [--hash MB] [--positions LIST] [--format csv|json] [--out FILE] [--pairs]
+       castella rank960 [--positions LIST | --dfrc] [--nodes N] [--out FILE] [--book FILE.epd]
+                        [--plot FILE.svg] [--shard K/N] ...   (rank960 --help for all)
+       castella rank960 merge FILE... [--out FILE] [--book FILE.epd] [--plot FILE.svg]
        castella spsa             the search parameters in OpenBench's SPSA format
                                  (settable as UCI options in a --features tune build)
        castella --version        the version";
