@@ -263,8 +263,8 @@ fn evalfile_good_malformed_and_missing() {
 }
 
 /// SyzygyPath: a missing directory is reported and the engine plays on;
-/// with the shared tables a won ending is reported as a tablebase win and
-/// `tbhits` appears. Skipped (with a message) without ../shared/syzygy.
+/// with the repository's tables (tests/data/syzygy) a won ending is
+/// reported as a tablebase win and `tbhits` appears.
 #[test]
 fn syzygy_path_good_and_bad() {
     let mut e = Engine::start();
@@ -274,12 +274,8 @@ fn syzygy_path_good_and_bad() {
     e.expect("info string Syzygy: no usable tables", TIMEOUT);
     e.assert_alive(&Position::startpos(), false);
 
-    let shared = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/syzygy");
-    if !std::path::Path::new(shared).is_dir() {
-        eprintln!("skipped the tables part: no Syzygy tables at {shared}");
-        return;
-    }
-    e.send(&format!("setoption name SyzygyPath value {shared}"));
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/syzygy");
+    e.send(&format!("setoption name SyzygyPath value {tables}"));
     e.expect("info string Syzygy:", TIMEOUT);
     let krk = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
     e.send(&format!("position fen {krk}"));

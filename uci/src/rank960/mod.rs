@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use table::Row;
 
 const USAGE: &str = "usage: castella rank960 [what] [budget] [output]
-       castella rank960 merge FILE... [output]
+       castella rank960 merge FILE... [output]   (rank960 CSVs, finished or .partial)
 what:   --positions LIST   indices and ranges (0-9,518), Double-FRC pairs (518:0-959),
                            FENs, or a file with one per line (default: all 960)
         --dfrc             all 921600 Double-FRC pairs (or with --positions, pairs only)
