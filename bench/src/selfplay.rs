@@ -26,8 +26,8 @@ pub struct Settings {
     pub max_opening_score: i32,
     /// The share of positions searched at `soft_nodes` for a label; the
     /// others are played from a search at `fast_nodes` and stored without
-    /// a score. A file's worth is mostly in its number of games (round 34
-    /// of `bench/tools/README.md`), and cheap moves between labels make
+    /// a score. A file's worth is mostly in its number of games (docs/training-log.md,
+    /// round 34), and cheap moves between labels make
     /// more games an hour.
     pub label_share: f64,
     /// The soft node limit of the moves not labelled (by default
@@ -52,7 +52,7 @@ impl Default for Settings {
 
 impl Settings {
     /// The default soft node limit of unlabelled moves: a quarter of the
-    /// labels' (round 34 of `bench/tools/README.md`).
+    /// labels' (docs/training-log.md, round 34).
     pub const fn fast_nodes_for(soft_nodes: u64) -> u64 {
         if soft_nodes < 4 {
             1

@@ -14,7 +14,7 @@
 # SEED * 1000 + k, so its games differ from those of any other run with
 # another SEED. The settings are datagen's defaults unless DATAGEN_ARGS
 # (for example `--nodes 8000`) say otherwise; use those of the home run
-# the files will train with (since round 35 of bench/tools/README.md,
+# the files will train with (since round 35 of docs/training-log.md,
 # `--label-share 0.5`).
 #
 # A process stopped by the time limit keeps every finished chunk; the

@@ -21,7 +21,7 @@
 //! learns centipawns on the search's scale; the default scale is what
 //! `data scale` fits on Castella's own games (about 210), so the result
 //! and the score agree. The other defaults are the best of round 10
-//! (bench/tools/README.md) on 1.4 million positions: small batches, and
+//! (docs/training-log.md) on 1.4 million positions: small batches, and
 //! the scores alone (lambda 0), as results are too noisy a label for
 //! that little data. Games whose index is a
 //! multiple of `--hold-out` are held out to validate on; `--valid FILE`
@@ -74,7 +74,7 @@
 //! the buckets' own rows with a factoriser (the shared rows and the rest
 //! keep `--decay`): a bucket stays near the shared rows unless its
 //! positions pull it away. On 1.07M training positions 30 did best of 1,
-//! 3, 10, 30 and 100 (bench/tools/README.md).
+//! 3, 10, 30 and 100 (docs/training-log.md).
 //! `--baseline NET` (repeatable) first prints the validation error of the
 //! whole evaluation with that network, for comparison.
 
