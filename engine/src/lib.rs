@@ -2,18 +2,21 @@
 //! transposition table, with time management, run on its own threads.
 //!
 //! The `Engine` is the whole interface the UCI layer needs: it owns the
-//! search threads and the table, takes a position with its game history and
-//! the `go` limits, and reports through a callback.
+//! search threads and the table, takes a position with the keys of the
+//! game's earlier positions and the `go` limits, and reports through a
+//! callback (the vocabulary of `report.rs`).
 
+pub mod ablation;
 mod accumulators;
 pub mod bench;
 mod correction;
 pub mod draw;
-pub mod features;
 mod history;
 mod limits;
 mod movepick;
+mod options;
 pub mod params;
+mod report;
 mod search;
 pub mod see;
 pub mod strength;
@@ -23,10 +26,12 @@ pub mod tt;
 pub mod value;
 
 pub use limits::Limits;
+pub use options::Options;
+pub use report::{Bound, Event, Info, Reporter, Score};
 pub use search::ThreadResult;
 
 use castella_eval::nnue::Network;
-use castella_movegen::{Move, Position};
+use castella_movegen::Position;
 use search::{Control, Job, Searcher};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -35,105 +40,6 @@ use std::time::Instant;
 use strength::Strength;
 use time::TimeManager;
 use tt::TranspositionTable;
-
-/// A score as reported to the GUI.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns from the side to move's view.
-    Cp(i32),
-    /// Mate in this many moves (negative: getting mated).
-    Mate(i32),
-}
-
-/// Whether a reported score is exact or a bound (fail high/low).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-/// One `info` line's worth of search progress.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Info {
-    pub depth: u32,
-    pub seldepth: u32,
-    pub multipv: usize,
-    pub score: Score,
-    pub bound: Bound,
-    /// Win/draw/loss per mille, from the side to move's view.
-    pub wdl: (u32, u32, u32),
-    pub nodes: u64,
-    pub nps: u64,
-    /// Per mille of the transposition table in use.
-    pub hashfull: u32,
-    /// Tablebase probes that gave an answer.
-    pub tbhits: u64,
-    pub time_ms: u64,
-    pub pv: Vec<Move>,
-}
-
-/// What the engine reports.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Event {
-    Info(Info),
-    /// Free text for an `info string` line.
-    Message(String),
-    /// The search is over; `best` is `Move::NULL` when there is no legal move.
-    BestMove {
-        best: Move,
-        ponder: Option<Move>,
-    },
-}
-
-/// Receives events, from the search threads.
-pub type Reporter = Arc<dyn Fn(Event) + Send + Sync>;
-
-/// Engine settings (UCI options).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub multipv: usize,
-    pub move_overhead_ms: u64,
-    /// UCI `Ponder`: the GUI may let us think on the opponent's time, so
-    /// each move may take a little longer.
-    pub ponder: bool,
-    /// How the search uses Syzygy tables, when some are loaded.
-    pub syzygy: tablebase::ProbeOptions,
-    /// A strength limit (UCI_LimitStrength with UCI_Elo), if any.
-    pub strength: Option<strength::Strength>,
-}
-
-impl Options {
-    /// Settings for searches with fixed limits (bench, tools, tests): no
-    /// move overhead, one principal variation, no pondering.
-    pub fn fixed(hash_mb: usize, threads: usize) -> Options {
-        Options {
-            hash_mb,
-            threads,
-            multipv: 1,
-            move_overhead_ms: 0,
-            ponder: false,
-            syzygy: tablebase::ProbeOptions::default(),
-            strength: None,
-        }
-    }
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            hash_mb: 16,
-            threads: 1,
-            multipv: 1,
-            move_overhead_ms: 10,
-            ponder: false,
-            syzygy: tablebase::ProbeOptions::default(),
-            strength: None,
-        }
-    }
-}
 
 /// The search engine: settings, the shared table and the running search.
 pub struct Engine {
@@ -228,7 +134,7 @@ impl Engine {
         self.tablebases = tables.map(Arc::new);
     }
 
-    /// Empties the transposition table and the history (waits for the
+    /// Empties the transposition table and the move-ordering histories (waits for the
     /// search); for `ucinewgame`.
     pub fn clear(&mut self) {
         self.wait();
@@ -249,10 +155,10 @@ impl Engine {
         }
     }
 
-    /// Starts searching `pos`. `history` holds the keys of the game's earlier
+    /// Starts searching `pos`. `game_keys` holds the keys of the game's earlier
     /// positions, oldest first, for repetition detection. Returns at once;
     /// exactly one `Event::BestMove` follows.
-    pub fn go(&mut self, pos: Position, history: Vec<u64>, limits: Limits) {
+    pub fn go(&mut self, pos: Position, game_keys: Vec<u64>, limits: Limits) {
         self.wait();
         let start = Instant::now();
         let control = Arc::new(Control::new(
@@ -270,7 +176,7 @@ impl Engine {
         let mut searchers = std::mem::take(&mut self.searchers);
         self.worker = Some(std::thread::spawn(move || {
             let job = Job {
-                history: &history,
+                game_keys: &game_keys,
                 limits: &limits,
                 multipv,
                 tt: &tt,
@@ -295,10 +201,10 @@ impl Engine {
     pub fn search_sync(
         &mut self,
         pos: &Position,
-        history: &[u64],
+        game_keys: &[u64],
         limits: &Limits,
     ) -> (ThreadResult, u64) {
-        self.search_sync_reporting(pos, history, limits, None)
+        self.search_sync_reporting(pos, game_keys, limits, None)
     }
 
     /// As [`Engine::search_sync`], with each finished iteration's `Info`
@@ -306,7 +212,7 @@ impl Engine {
     pub fn search_sync_reporting(
         &mut self,
         pos: &Position,
-        history: &[u64],
+        game_keys: &[u64],
         limits: &Limits,
         report: Option<&Reporter>,
     ) -> (ThreadResult, u64) {
@@ -318,7 +224,7 @@ impl Engine {
         let control = Arc::new(Control::new(self.searchers.len(), false));
         let time = TimeManager::new(limits, pos, &self.options, Instant::now());
         let job = Job {
-            history,
+            game_keys,
             limits,
             multipv,
             tt: &self.tt,
@@ -456,6 +362,7 @@ fn search_all(searchers: &mut [Searcher], pos: &Position, job: Job) -> ThreadRes
 #[cfg(test)]
 mod tests {
     use super::*;
+    use castella_movegen::Move;
     use std::sync::Mutex;
     use std::time::Duration;
 

@@ -14,7 +14,7 @@
 //! against Stockfish 15.1's `UCI_Elo` ladder at 10+0.1 (the table is in
 //! docs/strength.md; `bench/tools/elo-ladder.py` measures it again).
 
-use crate::tablebase::TB_WIN_BOUND;
+use crate::value::TB_WIN_BOUND;
 use castella_movegen::Move;
 
 /// The weakest setting offered.

@@ -8,16 +8,10 @@
 //! costs a few microseconds; the search probes only after captures and
 //! pawn moves, with few pieces left, so that is rare.
 
-use crate::value::MAX_PLY;
+use crate::value::TB_WIN;
 use castella_movegen::{Move, Piece, Position};
 use shakmaty::{CastlingMode, Chess};
 use shakmaty_syzygy::{Tablebase, Wdl};
-
-/// A tablebase win, less the plies to it: far beyond any evaluation,
-/// short of the mate scores.
-pub const TB_WIN: i32 = 20_000;
-/// Scores beyond this are tablebase wins (or mates).
-pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
 /// The outcome a probe promises the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -1,8 +1,9 @@
 //! Time management: a soft limit (do not start another iteration past it,
 //! scaled by how settled the search is) and a hard limit (never pass it).
 
+use crate::limits::Limits;
+use crate::options::Options;
 use crate::params;
-use crate::{Limits, Options};
 use castella_movegen::{Color, Position};
 use std::time::Instant;
 

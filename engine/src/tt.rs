@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// What a stored value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
+pub enum EntryBound {
     /// The true value is at most this (all moves failed low).
     Upper = 1,
     /// The true value is at least this (a move failed high).
@@ -28,7 +28,7 @@ pub struct Entry {
     pub value: i32,
     pub eval: i32,
     pub depth: i32,
-    pub bound: Bound,
+    pub bound: EntryBound,
     /// The position was on a principal variation when stored.
     pub pv: bool,
 }
@@ -178,9 +178,9 @@ fn depth_of(data: u64) -> i32 {
 
 fn unpack(data: u64) -> Option<Entry> {
     let bound = match (data >> 56) & 3 {
-        1 => Bound::Upper,
-        2 => Bound::Lower,
-        3 => Bound::Exact,
+        1 => EntryBound::Upper,
+        2 => EntryBound::Lower,
+        3 => EntryBound::Exact,
         _ => return None,
     };
     Some(Entry {
@@ -313,7 +313,7 @@ impl TranspositionTable {
         let same = victim.key.load(Ordering::Relaxed) ^ old == key;
         // Keep a deeper entry of the same position unless this one is exact.
         if same
-            && entry.bound != Bound::Exact
+            && entry.bound != EntryBound::Exact
             && entry.depth + 3 < depth_of(old)
             && age_of(old) == age
         {
@@ -358,7 +358,7 @@ mod tests {
             value: -29_000,
             eval: 35,
             depth: 7,
-            bound: Bound::Lower,
+            bound: EntryBound::Lower,
             pv: true,
         };
         tt.store(key, stored);
@@ -371,7 +371,7 @@ mod tests {
             value: 5,
             eval: 5,
             depth: 9,
-            bound: Bound::Exact,
+            bound: EntryBound::Exact,
             pv: false,
         };
         tt.store(key, replaced);
@@ -394,7 +394,7 @@ mod tests {
             value: 12,
             eval: -3,
             depth: 127,
-            bound: Bound::Upper,
+            bound: EntryBound::Upper,
             pv: true,
         };
         for generation in 0..70u64 {
@@ -441,7 +441,7 @@ mod tests {
             value: 1,
             eval: 1,
             depth: 1,
-            bound: Bound::Exact,
+            bound: EntryBound::Exact,
             pv: false,
         };
         tt.store(42, entry);

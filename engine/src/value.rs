@@ -1,7 +1,7 @@
 //! Search values: the mate range, conversions for the table and the GUI,
 //! and the win/draw/loss model.
 
-use crate::Score;
+use crate::report::Score;
 use castella_movegen::{Piece, Position};
 
 /// Deepest ply the search reaches.
@@ -13,6 +13,11 @@ pub const MATE: i32 = 31_000;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const DRAW: i32 = 0;
+/// A tablebase win, less the plies to it: far beyond any evaluation,
+/// short of the mate scores.
+pub const TB_WIN: i32 = 20_000;
+/// Scores beyond this are tablebase wins (or mates).
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
 #[inline]
 pub fn mated_in(ply: usize) -> i32 {
@@ -83,7 +88,7 @@ fn wdl_params(material: i32) -> (f64, f64) {
 /// scores and tablebase wins pass unchanged.
 pub fn normalize(v: i32, material: i32) -> i32 {
     // Mates and tablebase wins keep their values.
-    if v.abs() >= crate::tablebase::TB_WIN_BOUND {
+    if v.abs() >= TB_WIN_BOUND {
         return v;
     }
     let (a, _) = wdl_params(material);
@@ -94,10 +99,10 @@ pub fn normalize(v: i32, material: i32) -> i32 {
 /// `material`, from the model.
 pub fn wdl(v: i32, material: i32) -> (u32, u32, u32) {
     // Mates and tablebase wins are certain.
-    if v >= crate::tablebase::TB_WIN_BOUND {
+    if v >= TB_WIN_BOUND {
         return (1000, 0, 0);
     }
-    if v <= -crate::tablebase::TB_WIN_BOUND {
+    if v <= -TB_WIN_BOUND {
         return (0, 0, 1000);
     }
     let (a, b) = wdl_params(material);

@@ -33,7 +33,7 @@ pub const VERSION: &str = env!("CASTELLA_VERSION");
 /// Runs the UCI loop on stdin/stdout until `quit` or end of input.
 pub fn run() {
     emit(&format!("Castella {VERSION}"));
-    if let Some(note) = castella_engine::features::Disabled::from_env().1 {
+    if let Some(note) = castella_engine::ablation::Disabled::from_env().1 {
         info_string(note);
     }
     let mut uci = Uci::new();

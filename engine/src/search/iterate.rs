@@ -3,9 +3,10 @@
 
 use super::{moved_key, Job, RootMove, Searcher, ThreadResult};
 use crate::history::NO_CONTEXT;
+use crate::params;
+use crate::report::{Bound, Event, Info, Reporter};
 use crate::tablebase::Outcome;
 use crate::value::*;
-use crate::{params, Bound, Event, Info, Reporter};
 use castella_movegen::{Move, Position};
 use std::sync::atomic::Ordering;
 
@@ -14,7 +15,7 @@ impl Searcher {
     /// the clock; helpers search the same tree and share the table.
     pub fn run(&mut self, root: &Position, job: Job) -> ThreadResult {
         let Job {
-            history,
+            game_keys,
             limits,
             multipv,
             tt,
@@ -42,7 +43,7 @@ impl Searcher {
             self.reductions = super::Reductions::new();
         }
         self.keys.clear();
-        self.keys.extend_from_slice(history);
+        self.keys.extend_from_slice(game_keys);
 
         // The searchmoves, or every legal move if none of them is legal.
         let legal = root.legal_moves();
@@ -77,7 +78,7 @@ impl Searcher {
                     let fresh: Vec<Move> = keep
                         .iter()
                         .copied()
-                        .filter(|&m| !history.contains(&root.play(m).key()))
+                        .filter(|&m| !game_keys.contains(&root.play(m).key()))
                         .collect();
                     if !fresh.is_empty() {
                         keep = fresh;

@@ -13,14 +13,14 @@ mod shared;
 
 pub use shared::{Control, Job, RootMove, ThreadResult};
 
+use crate::ablation::Disabled;
 use crate::accumulators::Accumulators;
 use crate::correction::Correction;
-use crate::features::Disabled;
 use crate::history::{piece12, Context, History};
 use crate::params;
 use crate::tablebase::{ProbeOptions, Tablebases};
 use crate::time::TimeManager;
-use crate::tt::{Bound as TtBound, Entry as TtEntry, TranspositionTable};
+use crate::tt::{Entry as TtEntry, EntryBound, TranspositionTable};
 use crate::value::*;
 use castella_movegen::{Move, Piece, Position};
 use std::sync::atomic::Ordering;
@@ -43,9 +43,9 @@ fn table_adjusted(entry: Option<TtEntry>, eval: i32, ply: usize) -> i32 {
     };
     let v = from_tt(e.value, ply);
     match e.bound {
-        TtBound::Exact => v,
-        TtBound::Lower if v > eval => v,
-        TtBound::Upper if v < eval => v,
+        EntryBound::Exact => v,
+        EntryBound::Lower if v > eval => v,
+        EntryBound::Upper if v < eval => v,
         _ => eval,
     }
 }
@@ -112,7 +112,7 @@ pub struct Searcher {
     seldepth: usize,
     root_depth: i32,
     /// Features turned off for an ablation test (all on normally).
-    off: Disabled,
+    disabled: Disabled,
     // Per search:
     tt: Option<Arc<TranspositionTable>>,
     control: Option<Arc<Control>>,
@@ -148,7 +148,7 @@ impl Searcher {
             tbhits: 0,
             seldepth: 0,
             root_depth: 0,
-            off: Disabled::from_env().0,
+            disabled: Disabled::from_env().0,
             tt: None,
             control: None,
             tb: None,
@@ -182,7 +182,7 @@ impl Searcher {
     /// moves `ctx` that led to it, kept clear of the mate range.
     #[inline]
     fn corrected(&self, pos: &Position, raw: i32, ctx: &Context) -> i32 {
-        if self.off.contains(Disabled::CORRECTION) {
+        if self.disabled.contains(Disabled::CORRECTION) {
             return raw;
         }
         (raw + self.correction.get(pos, ctx)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
@@ -192,7 +192,7 @@ impl Searcher {
     /// table's entry for it was made.
     #[inline]
     fn on_pv(&self, pv_node: bool, entry: Option<TtEntry>) -> bool {
-        pv_node || (entry.is_some_and(|e| e.pv) && !self.off.contains(Disabled::TT_PV))
+        pv_node || (entry.is_some_and(|e| e.pv) && !self.disabled.contains(Disabled::TT_PV))
     }
 
     /// The moves one and two plies back, which continuation history pairs

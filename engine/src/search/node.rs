@@ -2,14 +2,14 @@
 //! extensions, reductions and the history updates of a node.
 
 use super::{moved_key, table_adjusted, Searcher, PLY};
+use crate::ablation::Disabled;
 use crate::draw::{is_insufficient_material, is_repetition};
-use crate::features::Disabled;
 use crate::history::{bonus, malus, NO_CONTEXT};
 use crate::movepick::{self, is_bad_capture, MovePicker};
 use crate::params;
 use crate::see::see_ge;
-use crate::tablebase::TB_WIN_BOUND;
-use crate::tt::{Bound as TtBound, Entry as TtEntry};
+use crate::tt::{Entry as TtEntry, EntryBound};
+use crate::value::TB_WIN_BOUND;
 use crate::value::*;
 use arrayvec::ArrayVec;
 use castella_movegen::{Move, Piece, Position};
@@ -78,16 +78,16 @@ impl Searcher {
             if !pv_node
                 && e.depth >= depth
                 && match e.bound {
-                    TtBound::Exact => true,
-                    TtBound::Lower => v >= beta,
-                    TtBound::Upper => v <= alpha,
+                    EntryBound::Exact => true,
+                    EntryBound::Lower => v >= beta,
+                    EntryBound::Upper => v <= alpha,
                 }
             {
                 // A quiet table move that still holds is a good move here:
                 // credit it as if this node had searched it.
                 if v >= beta
                     && !tt_move.is_null()
-                    && !self.off.contains(Disabled::TT_HIST)
+                    && !self.disabled.contains(Disabled::TT_HIST)
                     && !pos.is_noisy(tt_move)
                     && pos.is_legal(tt_move)
                 {
@@ -149,7 +149,7 @@ impl Searcher {
             // Razoring: far below alpha at low depth, only captures can
             // save the node; if the capture search agrees, give up.
             if depth <= 3
-                && !self.off.contains(Disabled::RAZOR)
+                && !self.disabled.contains(Disabled::RAZOR)
                 && excluded.is_null()
                 && eval + params::razor_base() + params::razor_depth_sq() * depth * depth < alpha
                 && alpha.abs() < MATE_BOUND
@@ -207,7 +207,7 @@ impl Searcher {
         if !pv_node
             && !in_check
             && depth >= params::probcut_depth()
-            && !self.off.contains(Disabled::PROBCUT)
+            && !self.disabled.contains(Disabled::PROBCUT)
             && excluded.is_null()
             && beta.abs() < MATE_BOUND
             && !entry.is_some_and(|e| e.depth >= depth - 3 && from_tt(e.value, ply) < probcut_beta)
@@ -253,7 +253,7 @@ impl Searcher {
                         value: to_tt(v, ply),
                         eval: raw_eval,
                         depth: depth - 3,
-                        bound: TtBound::Lower,
+                        bound: EntryBound::Lower,
                         pv: tt_pv,
                     },
                 );
@@ -265,7 +265,7 @@ impl Searcher {
         if depth >= params::iir_depth()
             && tt_move.is_null()
             && (pv_node || cut_node)
-            && !self.off.contains(Disabled::IIR)
+            && !self.disabled.contains(Disabled::IIR)
         {
             depth -= 1;
         }
@@ -279,10 +279,10 @@ impl Searcher {
         if let Some(e) = entry {
             let v = from_tt(e.value, ply);
             if depth >= params::se_depth()
-                && !self.off.contains(Disabled::SINGULAR)
+                && !self.disabled.contains(Disabled::SINGULAR)
                 && ply < 2 * self.root_depth as usize
                 && e.depth >= depth - 3
-                && e.bound != TtBound::Upper
+                && e.bound != EntryBound::Upper
                 && !is_mate(e.value)
                 && pos.is_legal(tt_move)
             {
@@ -299,7 +299,7 @@ impl Searcher {
                     // deeper (a few times per line at most).
                     let far = s < s_beta - params::se_double_margin()
                         && (self.double_exts[ply] as i32) < params::se_double_max();
-                    tt_ext = if !pv_node && far && !self.off.contains(Disabled::DOUBLE_EXT) {
+                    tt_ext = if !pv_node && far && !self.disabled.contains(Disabled::DOUBLE_EXT) {
                         2
                     } else {
                         1
@@ -364,10 +364,10 @@ impl Searcher {
                             + params::futility_base()
                             + params::futility_per_depth() * lmr_depth
                             <= alpha
-                        && !self.off.contains(Disabled::FUTILITY);
+                        && !self.disabled.contains(Disabled::FUTILITY);
                     let unpromising = lmr_depth < params::hist_prune_depth()
                         && hist < -params::hist_prune_margin() * (depth - 1)
-                        && !self.off.contains(Disabled::HIST_PRUNE);
+                        && !self.disabled.contains(Disabled::HIST_PRUNE);
                     if (futile || unpromising) && !picker.gives_check(pos, mv) {
                         continue;
                     }
@@ -430,7 +430,7 @@ impl Searcher {
                     // The reduced search beat alpha: search at full depth,
                     // a ply deeper if it beat the best score by far, a ply
                     // shallower if only just.
-                    if !self.off.contains(Disabled::DEEPER) {
+                    if !self.disabled.contains(Disabled::DEEPER) {
                         full += (s > best_score
                             + params::deeper_base()
                             + params::deeper_per_depth() * new_depth)
@@ -492,20 +492,20 @@ impl Searcher {
         }
 
         let bound = if best_score >= beta {
-            TtBound::Lower
+            EntryBound::Lower
         } else if alpha > original_alpha {
-            TtBound::Exact
+            EntryBound::Exact
         } else {
-            TtBound::Upper
+            EntryBound::Upper
         };
         // Teach the correction history how far the static evaluation missed,
         // when the result says so: not after a capture or promotion (the
         // evaluation is not meant to see those), and only on the side the
         // bound allows.
         let bound_agrees = match bound {
-            TtBound::Exact => true,
-            TtBound::Lower => best_score > corrected_eval,
-            TtBound::Upper => best_score < corrected_eval,
+            EntryBound::Exact => true,
+            EntryBound::Lower => best_score > corrected_eval,
+            EntryBound::Upper => best_score < corrected_eval,
         };
         if !in_check
             && bound_agrees

@@ -2,13 +2,13 @@
 //! check) until the position is quiet.
 
 use super::{moved_key, table_adjusted, Searcher};
+use crate::ablation::Disabled;
 use crate::draw::is_insufficient_material;
-use crate::features::Disabled;
 use crate::history::NO_CONTEXT;
 use crate::movepick::{is_bad_capture, MovePicker};
 use crate::params;
 use crate::see::captured_value;
-use crate::tt::{Bound as TtBound, Entry as TtEntry};
+use crate::tt::{Entry as TtEntry, EntryBound};
 use crate::value::*;
 use castella_movegen::{Move, Position};
 
@@ -39,9 +39,9 @@ impl Searcher {
         if let Some(e) = entry {
             let v = from_tt(e.value, ply);
             let usable = match e.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => v >= beta,
-                TtBound::Upper => v <= alpha,
+                EntryBound::Exact => true,
+                EntryBound::Lower => v >= beta,
+                EntryBound::Upper => v <= alpha,
             };
             if usable && beta - alpha == 1 {
                 return v;
@@ -52,7 +52,7 @@ impl Searcher {
         } else {
             let raw = entry.map_or_else(|| self.static_eval(pos, ply), |e| e.eval);
             let corrected = self.corrected(pos, raw, &self.context(ply));
-            if self.off.contains(Disabled::QS_TT_EVAL) {
+            if self.disabled.contains(Disabled::QS_TT_EVAL) {
                 (raw, corrected)
             } else {
                 (raw, table_adjusted(entry, corrected, ply))
@@ -115,9 +115,9 @@ impl Searcher {
             return mated_in(ply);
         }
         let bound = if best >= beta {
-            TtBound::Lower
+            EntryBound::Lower
         } else {
-            TtBound::Upper
+            EntryBound::Upper
         };
         self.tt().store(
             key,

@@ -1,9 +1,10 @@
 //! What the threads of one search share, and what a search returns.
 
+use crate::limits::Limits;
+use crate::report::Reporter;
 use crate::tablebase::{ProbeOptions, Tablebases};
 use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
-use crate::{Limits, Reporter};
 use castella_movegen::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use std::sync::Arc;
 #[derive(Clone, Copy)]
 pub struct Job<'a> {
     /// Keys of the game's earlier positions, oldest first.
-    pub history: &'a [u64],
+    pub game_keys: &'a [u64],
     pub limits: &'a Limits,
     /// Principal variations to search and report (helpers search one).
     pub multipv: usize,
@@ -75,7 +76,7 @@ pub struct ThreadResult {
     /// limit's choice).
     pub candidates: Vec<(Move, i32)>,
     /// The best move's line as an `info` would report it.
-    pub line: Option<crate::Info>,
+    pub line: Option<crate::report::Info>,
     /// The first move of the last line reported by the thread (thread 0
     /// reports each finished iteration): when the move played is another,
     /// its `line` is reported before `bestmove`.
