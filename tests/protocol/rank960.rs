@@ -279,13 +279,16 @@ fn bad_arguments_are_refused_with_a_reason() {
     let dir = scratch("args");
     for (args, says) in [
         (&["--shard", "3/2"][..], "expected K/N"),
-        (&["--nodes", "10", "--depth", "3"], "give one of"),
-        (&["--score", "max"], "mean or last"),
-        (&["--max-abs", "20"], "choose the positions of a --book"),
+        (&["--nodes", "10", "--depth", "3"], "cannot be used with"),
+        (&["--score", "max"], "invalid value 'max'"),
+        (&["--max-abs", "20"], "--book"),
         (&["--positions", "960"], "not an index"),
-        (&["merge"], "merge needs the files"),
-        (&["merge", "x.csv", "--nodes", "5"], "not merge"),
-        (&["--frobnicate"], "unknown argument"),
+        (&["merge"], "required arguments were not provided"),
+        (
+            &["merge", "x.csv", "--nodes", "5"],
+            "unexpected argument '--nodes'",
+        ),
+        (&["--frobnicate"], "unexpected argument '--frobnicate'"),
     ] {
         let out = rank960(args, &dir);
         let err = String::from_utf8_lossy(&out.stderr);
@@ -297,6 +300,6 @@ fn bad_arguments_are_refused_with_a_reason() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read missing.csv"));
     let out = rank960(&["--help"], &dir);
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("--shard K/N"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--shard <K/N>"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,22 +11,23 @@ pub fn run(depth: u32) {
     emit(&format!("{} nodes {} nps", result.nodes, result.nps));
 }
 
-/// `castella bench [depth]` from the command line.
-pub fn run_cli(args: &[String]) -> ExitCode {
-    let depth = match args {
-        [] => bench::DEFAULT_DEPTH,
-        [d] => match d.parse::<u32>() {
-            Ok(d) if d >= 1 => d,
-            _ => {
-                eprintln!("error: bench depth '{d}' is not a number from 1 up\nusage: castella bench [depth]");
-                return ExitCode::from(2);
-            }
-        },
-        _ => {
-            eprintln!("error: too many arguments\nusage: castella bench [depth]");
-            return ExitCode::from(2);
-        }
-    };
-    run(depth);
+/// The command line: `castella bench [DEPTH]`.
+pub fn command() -> clap::Command {
+    clap::Command::new("bench")
+        .about("Searches the bench positions; the last line is '<nodes> nodes <nps> nps' (OpenBench's signature)")
+        .arg(
+            clap::Arg::new("depth")
+                .value_name("DEPTH")
+                .help(format!("search depth (default {})", bench::DEFAULT_DEPTH))
+                .value_parser(clap::value_parser!(u32).range(1..=100)),
+        )
+}
+
+/// Runs `castella bench` as parsed.
+pub fn run_cli(m: &clap::ArgMatches) -> ExitCode {
+    run(m
+        .get_one::<u32>("depth")
+        .copied()
+        .unwrap_or(bench::DEFAULT_DEPTH));
     ExitCode::SUCCESS
 }

@@ -1,5 +1,6 @@
-//! The `castella` binary: with no arguments, the UCI engine; `perft` and
-//! `bench` run a tool and exit.
+//! The `castella` binary: with no arguments, the UCI engine; `bench`,
+//! `perft`, `rank960` and `spsa` run a tool and exit (command lines by
+//! clap, in each tool's module).
 
 mod bench_cmd;
 mod command;
@@ -15,16 +16,18 @@ mod uci;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: castella                  run the UCI engine on stdin/stdout
-       castella bench [depth]    search the bench positions; last line '<nodes> nodes <nps> nps'
-       castella perft <depth> [--fen FEN | --frc N] [--chess960]
-       castella perft --epd FILE [--max-depth D]
-       castella rank960 [--positions LIST | --dfrc] [--nodes N] [--out FILE] [--book FILE.epd]
-                        [--plot FILE.svg] [--shard K/N] ...   (rank960 --help for all)
-       castella rank960 merge FILE... [--out FILE] [--book FILE.epd] [--plot FILE.svg]
-       castella spsa             the search parameters in OpenBench's SPSA format
-                                 (settable as UCI options in a --features tune build)
-       castella --version        the version";
+/// The shell commands; with none, the UCI engine runs.
+fn cli() -> clap::Command {
+    clap::Command::new("castella")
+        .about("Castella, a UCI chess engine for Chess960. Without a command it is the UCI engine on stdin/stdout.")
+        .version(uci::VERSION)
+        .subcommand(bench_cmd::command())
+        .subcommand(perft_cmd::command())
+        .subcommand(rank960::command())
+        .subcommand(clap::Command::new("spsa").about(
+            "Prints the search parameters in OpenBench's SPSA format (UCI options in a --features tune build)",
+        ))
+}
 
 fn main() -> ExitCode {
     // On Linux the check already ran, before Rust's start-up code.
@@ -36,30 +39,30 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        None => {
-            uci::run();
-            ExitCode::SUCCESS
+    if std::env::args_os().len() <= 1 {
+        uci::run();
+        return ExitCode::SUCCESS;
+    }
+    let matches = match cli().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            // Help and version print to stdout and succeed; usage errors
+            // print to stderr and exit with 2.
+            let _ = e.print();
+            return ExitCode::from(e.exit_code() as u8);
         }
-        Some("perft") => perft_cmd::run(&args[1..]),
-        Some("bench") => bench_cmd::run_cli(&args[1..]),
-        Some("rank960") => rank960::run(&args[1..]),
-        Some("spsa") => {
+    };
+    match matches.subcommand() {
+        Some(("perft", m)) => perft_cmd::run(m),
+        Some(("bench", m)) => bench_cmd::run_cli(m),
+        Some(("rank960", m)) => rank960::run(m),
+        Some(("spsa", _)) => {
             print!("{}", castella_engine::params::spsa_lines());
             ExitCode::SUCCESS
         }
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
+        _ => {
+            uci::run();
             ExitCode::SUCCESS
-        }
-        Some("-V" | "--version") => {
-            println!("Castella {}", uci::VERSION);
-            ExitCode::SUCCESS
-        }
-        Some(other) => {
-            eprintln!("unknown command '{other}'\n{USAGE}");
-            ExitCode::from(2)
         }
     }
 }

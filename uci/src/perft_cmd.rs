@@ -6,16 +6,81 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-const USAGE: &str = "usage: castella perft <depth> [--fen FEN | --frc N] [--chess960]\n       castella perft --epd FILE [--max-depth D] [--threads N] [--fail-fast]";
+/// The command line: `perft DEPTH [--fen FEN | --frc N] [--chess960]` or
+/// `perft --epd FILE [--max-depth D] [--threads N] [--fail-fast]`.
+pub fn command() -> clap::Command {
+    use clap::{value_parser, Arg, ArgAction};
+    let max = castella_movegen::perft::MAX_DEPTH as i64;
+    clap::Command::new("perft")
+        .about("Counts the leaves of the move tree: one position, per root move, or an EPD suite")
+        .arg(
+            Arg::new("depth")
+                .value_name("DEPTH")
+                .help("depth to count to")
+                .value_parser(value_parser!(u32).range(0..=max))
+                .required_unless_present("epd"),
+        )
+        .arg(
+            Arg::new("fen")
+                .long("fen")
+                .value_name("FEN")
+                .help("the position (default: the standard start)")
+                .value_parser(|s: &str| Position::from_fen(s).map_err(|e| format!("bad FEN: {e}"))),
+        )
+        .arg(
+            Arg::new("frc")
+                .long("frc")
+                .value_name("N")
+                .help("Chess960 start position N (0-959; 518 is standard), castling written king onto rook")
+                .value_parser(value_parser!(u16).range(0..960))
+                .conflicts_with("fen"),
+        )
+        .arg(
+            Arg::new("chess960")
+                .long("chess960")
+                .help("write castling king onto rook (e1h1)")
+                .action(ArgAction::SetTrue),
+        )
+        .arg(
+            Arg::new("epd")
+                .long("epd")
+                .value_name("FILE")
+                .help("a suite of 'FEN ;D1 n ;D2 n ...' lines, checked on every core")
+                .conflicts_with_all(["depth", "fen", "frc", "chess960"]),
+        )
+        .arg(
+            Arg::new("max-depth")
+                .long("max-depth")
+                .value_name("D")
+                .help("check the suite's counts to this depth at most")
+                .value_parser(value_parser!(u32))
+                .requires("epd"),
+        )
+        .arg(
+            Arg::new("threads")
+                .long("threads")
+                .value_name("N")
+                .help("positions counted at once (default: one a core)")
+                .value_parser(value_parser!(u64).range(1..=1024))
+                .requires("epd"),
+        )
+        .arg(
+            Arg::new("fail-fast")
+                .long("fail-fast")
+                .help("stop at the first mismatch")
+                .action(ArgAction::SetTrue)
+                .requires("epd"),
+        )
+}
 
-/// Runs the command; the exit code is non-zero on a usage error or mismatch.
-pub fn run(args: &[String]) -> ExitCode {
-    match parse(args).and_then(|cmd| cmd.execute()) {
+/// Runs the parsed command; the exit code is non-zero on a mismatch.
+pub fn run(m: &clap::ArgMatches) -> ExitCode {
+    match from_matches(m).execute() {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {
-            eprintln!("error: {e}\n{USAGE}");
-            ExitCode::from(2)
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
         }
     }
 }
@@ -36,68 +101,27 @@ enum Command {
     },
 }
 
-fn parse(args: &[String]) -> Result<Command, String> {
-    let mut depth = None;
-    let mut pos = None;
-    let mut epd = None;
-    let mut max_depth = u32::MAX;
-    let mut chess960 = false;
-    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut fail_fast = false;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
-        match a.as_str() {
-            "--fen" => {
-                let fen = value("--fen")?;
-                pos = Some(Position::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?);
-            }
-            "--frc" => {
-                let n: u16 = value("--frc")?.parse().map_err(|_| "--frc needs 0..959")?;
-                pos = Some(Position::chess960(n).ok_or("--frc needs 0..959")?);
-                chess960 = true;
-            }
-            "--epd" => epd = Some(value("--epd")?),
-            "--max-depth" => {
-                max_depth = value("--max-depth")?
-                    .parse()
-                    .map_err(|_| "--max-depth needs a number")?
-            }
-            "--chess960" => chess960 = true,
-            "--threads" => {
-                threads = value("--threads")?
-                    .parse()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or("--threads needs a number of 1 or more")?
-            }
-            "--fail-fast" => fail_fast = true,
-            d => {
-                depth = Some(
-                    d.parse::<u32>()
-                        .map_err(|_| format!("'{d}' is not a depth"))?,
-                )
+fn from_matches(m: &clap::ArgMatches) -> Command {
+    match m.get_one::<String>("epd") {
+        Some(file) => Command::Suite {
+            file: file.clone(),
+            max_depth: m.get_one::<u32>("max-depth").copied().unwrap_or(u32::MAX),
+            threads: m.get_one::<u64>("threads").map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                |&n| n as usize,
+            ),
+            fail_fast: m.get_flag("fail-fast"),
+        },
+        None => {
+            let frc = m.get_one::<u16>("frc").and_then(|&n| Position::chess960(n));
+            Command::Divide {
+                pos: frc
+                    .or_else(|| m.get_one::<Position>("fen").copied())
+                    .unwrap_or_else(Position::startpos),
+                depth: *m.get_one::<u32>("depth").expect("required without --epd"),
+                chess960: m.get_flag("chess960") || frc.is_some(),
             }
         }
-    }
-    match (epd, depth) {
-        (Some(file), None) => Ok(Command::Suite {
-            file,
-            max_depth,
-            threads,
-            fail_fast,
-        }),
-        (None, Some(depth)) if depth > castella_movegen::perft::MAX_DEPTH => Err(format!(
-            "depth {depth} is beyond {}",
-            castella_movegen::perft::MAX_DEPTH
-        )),
-        (None, Some(depth)) => Ok(Command::Divide {
-            pos: pos.unwrap_or_else(Position::startpos),
-            depth,
-            chess960,
-        }),
-        (Some(_), Some(_)) => Err("give either a depth or --epd".into()),
-        (None, None) => Err("missing depth".into()),
     }
 }
 

@@ -20,24 +20,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use table::Row;
 
-const USAGE: &str = "usage: castella rank960 [what] [budget] [output]
-       castella rank960 merge FILE... [output]   (rank960 CSVs, finished or .partial)
-what:   --positions LIST   indices and ranges (0-9,518), Double-FRC pairs (518:0-959),
-                           FENs, or a file with one per line (default: all 960)
-        --dfrc             all 921600 Double-FRC pairs (or with --positions, pairs only)
-        --sample N         N of them, drawn by --seed S (default 1)
-        --shard K/N        the K-th of N disjoint parts (K = 1..N)
-budget: --nodes N | --depth D | --movetime MS   per position (default --nodes 2000000)
-        --score mean|last  mean: the mean of the deeper half of the iterations (default);
-                           last: the last iteration's score
-        --jobs J  --threads T  --hash MB   (default: a job per core, 1 thread, 16 MB each)
-output: --out FILE         the ranking (rows are kept in FILE.partial as they finish,
-                           and a stopped run resumes from there)
-        --format csv|json  --pairs (each start beside its mirror)
-        --book FILE.epd    an EPD opening book of the most balanced positions, chosen by
-                           --max-abs CP and/or --balanced N (default: all), with `ce` scores
-        --plot FILE.svg    the distribution of the scores as a picture";
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Format {
     Csv,
@@ -81,15 +63,147 @@ enum Task {
     Merge(Vec<String>, Output),
 }
 
-pub fn run(args: &[String]) -> ExitCode {
-    let task = match parse(args) {
+/// The command line: `rank960 [what] [budget] [output]` and
+/// `rank960 merge FILE... [output]`.
+pub fn command() -> clap::Command {
+    use clap::{value_parser, Arg, ArgAction, ArgGroup};
+    let number = |name: &'static str, value: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .value_name(value)
+            .help(help)
+            .value_parser(value_parser!(u64))
+    };
+    clap::Command::new("rank960")
+        .about("Ranks start positions (the 960, Double-FRC pairs, FENs) by a fresh search each")
+        .args_conflicts_with_subcommands(true)
+        .next_help_heading("What")
+        .arg(
+            Arg::new("positions")
+                .long("positions")
+                .value_name("LIST")
+                .help(
+                    "indices and ranges (0-9,518), Double-FRC pairs (518:0-959), FENs, \
+             or a file with one per line (default: all 960)",
+                ),
+        )
+        .arg(
+            Arg::new("dfrc")
+                .long("dfrc")
+                .action(ArgAction::SetTrue)
+                .help("all 921600 Double-FRC pairs (with --positions: pairs only)"),
+        )
+        .arg(number("sample", "N", "N of them, drawn by --seed"))
+        .arg(number("seed", "S", "the sample's seed").default_value("1"))
+        .arg(
+            Arg::new("shard")
+                .long("shard")
+                .value_name("K/N")
+                .help("the K-th of N disjoint parts (K = 1..N)")
+                .value_parser(start::parse_shard),
+        )
+        .next_help_heading("Budget")
+        .arg(number("nodes", "N", "nodes per position (default 2000000)"))
+        .arg(number("depth", "D", "depth per position"))
+        .arg(number("movetime", "MS", "milliseconds per position"))
+        .group(ArgGroup::new("budget").args(["nodes", "depth", "movetime"]))
+        .arg(
+            Arg::new("score")
+                .long("score")
+                .value_name("HOW")
+                .value_parser(["mean", "last"])
+                .default_value("mean")
+                .help("mean: of the deeper half of the iterations; last: the last iteration's"),
+        )
+        .arg(number(
+            "jobs",
+            "J",
+            "positions searched at once (default: one a core)",
+        ))
+        .arg(number("threads", "T", "threads a search").default_value("1"))
+        .arg(number("hash", "MB", "table a search, in MB").default_value("16"))
+        .args(output_args())
+        .subcommand(
+            clap::Command::new("merge")
+                .about("Joins rankings (shards, or .partial files of stopped runs) into one")
+                .arg(
+                    Arg::new("files")
+                        .value_name("FILE")
+                        .num_args(1..)
+                        .required(true)
+                        .help("rank960 CSVs, finished or .partial"),
+                )
+                .args(output_args()),
+        )
+}
+
+/// The output options, for a search run and a merge alike.
+fn output_args() -> Vec<clap::Arg> {
+    use clap::{value_parser, Arg, ArgAction};
+    vec![
+        Arg::new("out")
+            .long("out")
+            .value_name("FILE")
+            .help_heading("Output")
+            .help("the ranking (rows kept in FILE.partial as they finish; a stopped run resumes from it)"),
+        Arg::new("format")
+            .long("format")
+            .value_parser(["csv", "json"])
+            .default_value("csv")
+            .help_heading("Output")
+            .help("the ranking's format"),
+        Arg::new("pairs")
+            .long("pairs")
+            .action(ArgAction::SetTrue)
+            .help_heading("Output")
+            .help("each Chess960 start beside its mirror image"),
+        Arg::new("book")
+            .long("book")
+            .value_name("FILE.epd")
+            .help_heading("Output")
+            .help("an EPD opening book of the most balanced positions, with `ce` scores"),
+        Arg::new("max-abs")
+            .long("max-abs")
+            .value_name("CP")
+            .value_parser(value_parser!(u32).range(0..100_000))
+            .requires("book")
+            .help_heading("Output")
+            .help("the book keeps positions within CP centipawns of equality"),
+        Arg::new("balanced")
+            .long("balanced")
+            .value_name("N")
+            .value_parser(value_parser!(u64))
+            .requires("book")
+            .help_heading("Output")
+            .help("the book keeps at most N positions"),
+        Arg::new("plot")
+            .long("plot")
+            .value_name("FILE.svg")
+            .help_heading("Output")
+            .help("the distribution of the scores as a picture"),
+    ]
+}
+
+/// Runs `castella rank960` (or its `merge`) as parsed.
+pub fn run(m: &clap::ArgMatches) -> ExitCode {
+    let task = match m.subcommand_matches("merge") {
+        Some(m) => Ok(Task::Merge(
+            m.get_many::<String>("files")
+                .expect("required")
+                .cloned()
+                .collect(),
+            output(m),
+        )),
+        None => config(m).map(Task::Rank),
+    };
+    let task = match task {
         Ok(t) => t,
-        Err(e) if e == "help" => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
         Err(e) => {
-            eprintln!("error: {e}\n{USAGE}");
+            // A usage error, told as clap tells its own.
+            let mut cmd = command().bin_name("castella rank960");
+            let _ = cmd
+                .error(clap::error::ErrorKind::ValueValidation, e)
+                .print();
             return ExitCode::from(2);
         }
     };
@@ -118,124 +232,53 @@ pub fn run(args: &[String]) -> ExitCode {
     }
 }
 
-fn parse(args: &[String]) -> Result<Task, String> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut c = Config {
-        limits: Limits::default(),
-        scoring: Scoring::Mean,
-        jobs: cores,
-        threads: 1,
-        hash_mb: 16,
-        positions: Vec::new(),
-        output: Output {
-            format: Format::Csv,
-            out: None,
-            pairs: false,
-            book: None,
-            max_abs: None,
-            balanced: None,
-            plot: None,
+fn output(m: &clap::ArgMatches) -> Output {
+    Output {
+        format: match m.get_one::<String>("format").map(String::as_str) {
+            Some("json") => Format::Json,
+            _ => Format::Csv,
         },
+        out: m.get_one::<String>("out").cloned(),
+        pairs: m.get_flag("pairs"),
+        book: m.get_one::<String>("book").cloned(),
+        max_abs: m.get_one::<u32>("max-abs").map(|&n| n as i32),
+        balanced: m.get_one::<u64>("balanced").map(|&n| n as usize),
+        plot: m.get_one::<String>("plot").cloned(),
+    }
+}
+
+/// A search run's settings and positions; an error is a usage error.
+fn config(m: &clap::ArgMatches) -> Result<Config, String> {
+    let get = |name: &str| m.get_one::<u64>(name).copied();
+    let mut limits = Limits::default();
+    match (get("depth"), get("movetime")) {
+        (Some(d), _) => limits.depth = Some(d.clamp(1, 100) as u32),
+        (_, Some(ms)) => limits.movetime = Some(ms.max(1)),
+        _ => limits.nodes = Some(get("nodes").unwrap_or(2_000_000).max(1)),
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let c = Config {
+        limits,
+        scoring: match m.get_one::<String>("score").map(String::as_str) {
+            Some("last") => Scoring::Last,
+            _ => Scoring::Mean,
+        },
+        jobs: get("jobs").map_or(cores, |j| j.clamp(1, 1024) as usize),
+        threads: get("threads").unwrap_or(1).clamp(1, 1024) as usize,
+        hash_mb: get("hash").unwrap_or(16).clamp(1, 1 << 20) as usize,
+        positions: Vec::new(),
+        output: output(m),
     };
-    let mut merge_files = None;
-    let mut args = args.iter().peekable();
-    if args.peek().is_some_and(|a| *a == "merge") {
-        args.next();
-        let mut files = Vec::new();
-        while let Some(f) = args.next_if(|a| !a.starts_with("--")) {
-            files.push(f.clone());
-        }
-        if files.is_empty() {
-            return Err("merge needs the files to merge".into());
-        }
-        merge_files = Some(files);
-    }
-    let (mut limit, mut list, mut dfrc, mut sample, mut seed, mut shard) =
-        (None, None, false, None, 1, None);
-    while let Some(a) = args.next() {
-        let mut value = || args.next().cloned().ok_or(format!("{a} needs a value"));
-        let num = |v: String| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{a}: '{v}' is not a number"))
-        };
-        let is_search_flag = !matches!(
-            a.as_str(),
-            "--format"
-                | "--out"
-                | "--pairs"
-                | "--book"
-                | "--max-abs"
-                | "--balanced"
-                | "--plot"
-                | "-h"
-                | "--help"
-        );
-        if merge_files.is_some() && is_search_flag {
-            return Err(format!("{a} is for a search run, not merge"));
-        }
-        match a.as_str() {
-            "--depth" | "--nodes" | "--movetime" => {
-                if limit.is_some() {
-                    return Err("give one of --depth, --nodes and --movetime".into());
-                }
-                let n = num(value()?)?;
-                limit = Some(a.clone());
-                match a.as_str() {
-                    "--depth" => c.limits.depth = Some(n.clamp(1, 100) as u32),
-                    "--nodes" => c.limits.nodes = Some(n.max(1)),
-                    _ => c.limits.movetime = Some(n.max(1)),
-                }
-            }
-            "--score" => {
-                c.scoring = match value()?.as_str() {
-                    "mean" => Scoring::Mean,
-                    "last" => Scoring::Last,
-                    s => return Err(format!("--score '{s}': mean or last")),
-                }
-            }
-            "--jobs" => c.jobs = num(value()?)?.clamp(1, 1024) as usize,
-            "--threads" => c.threads = num(value()?)?.clamp(1, 1024) as usize,
-            "--hash" => c.hash_mb = num(value()?)?.clamp(1, 1 << 20) as usize,
-            "--positions" => list = Some(value()?),
-            "--dfrc" => dfrc = true,
-            "--sample" => sample = Some(num(value()?)? as usize),
-            "--seed" => seed = num(value()?)?,
-            "--shard" => shard = Some(start::parse_shard(&value()?)?),
-            "--format" => {
-                c.output.format = match value()?.as_str() {
-                    "csv" => Format::Csv,
-                    "json" => Format::Json,
-                    f => return Err(format!("unknown format '{f}' (csv or json)")),
-                }
-            }
-            "--out" => c.output.out = Some(value()?),
-            "--pairs" => c.output.pairs = true,
-            "--book" => c.output.book = Some(value()?),
-            "--max-abs" => c.output.max_abs = Some(num(value()?)?.min(100_000) as i32),
-            "--balanced" => c.output.balanced = Some(num(value()?)? as usize),
-            "--plot" => c.output.plot = Some(value()?),
-            "-h" | "--help" => return Err("help".into()),
-            other => return Err(format!("unknown argument '{other}'")),
-        }
-    }
-    let o = &c.output;
-    if o.book.is_none() && (o.max_abs.is_some() || o.balanced.is_some()) {
-        return Err("--max-abs and --balanced choose the positions of a --book FILE".into());
-    }
-    if let Some(files) = merge_files {
-        return Ok(Task::Merge(files, c.output));
-    }
     // Refuse a table size that cannot be allocated here, before any job.
     castella_engine::tt::TranspositionTable::new(c.hash_mb.saturating_mul(c.jobs))
         .map_err(|e| format!("--hash {} with {} jobs: {e}", c.hash_mb, c.jobs))?;
-    if limit.is_none() {
-        c.limits.nodes = Some(2_000_000);
-    }
+    let (sample, seed) = (get("sample").map(|n| n as usize), get("seed").unwrap_or(1));
+    let shard = m.get_one::<(usize, usize)>("shard").copied();
     // Sampled and split by name before any position is set up: all the
     // Double-FRC pairs are many.
-    c.positions = match (list, dfrc) {
+    let positions = match (m.get_one::<String>("positions"), m.get_flag("dfrc")) {
         (Some(list), dfrc) => {
-            let p = start::parse_list(&list)?;
+            let p = start::parse_list(list)?;
             if dfrc && p.iter().any(|(s, _)| !matches!(s, Start::Dfrc(..))) {
                 return Err("with --dfrc, --positions lists pairs such as 518:0-959".into());
             }
@@ -248,7 +291,7 @@ fn parse(args: &[String]) -> Result<Task, String> {
             start::with_positions(start::select(start::all_dfrc(), sample, seed, shard))
         }
     };
-    Ok(Task::Rank(c))
+    Ok(Config { positions, ..c })
 }
 
 /// What makes two runs' rows interchangeable: a partial file is resumed

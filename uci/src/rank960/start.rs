@@ -196,7 +196,7 @@ pub fn shard<T>(items: Vec<T>, k: usize, n: usize) -> Vec<T> {
 
 /// `K/N` with 1 <= K <= N.
 pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("--shard '{text}': expected K/N with 1 <= K <= N, as in 3/8");
+    let bad = || format!("expected K/N with 1 <= K <= N, as in 3/8, not '{text}'");
     let (k, n) = text.split_once('/').ok_or_else(bad)?;
     let (k, n) = (
         k.parse::<usize>().map_err(|_| bad())?,
