@@ -48,26 +48,61 @@ impl Filter {
             && !(self.skip_check && s.pos.in_check())
     }
 
-    /// Reads the filter's options from `--skip-plies N`, `--max-score N`,
-    /// `--keep-noisy` and `--keep-check`; returns whether `flag` was one of
-    /// them (taking its value from `value` if it needs one).
-    pub fn parse_flag(
-        &mut self,
-        flag: &str,
-        value: impl FnOnce() -> Result<String, String>,
-    ) -> Result<bool, String> {
-        let num = |v: String| {
-            v.parse::<u32>()
-                .map_err(|_| format!("bad value '{v}' for {flag}"))
-        };
-        match flag {
-            "--skip-plies" => self.skip_plies = num(value()?)? as usize,
-            "--max-score" => self.max_score = num(value()?)? as i32,
-            "--keep-noisy" => self.quiet_only = false,
-            "--keep-check" => self.skip_check = false,
-            _ => return Ok(false),
+    /// The filter's command-line options, for the tools that read games.
+    pub fn args() -> [clap::Arg; 4] {
+        use clap::{value_parser, Arg, ArgAction};
+        let d = Filter::default();
+        [
+            Arg::new("skip-plies")
+                .long("skip-plies")
+                .value_name("N")
+                .value_parser(value_parser!(u32))
+                .help_heading("Positions")
+                .help(format!(
+                    "leave out each game's first N plies (default {})",
+                    d.skip_plies
+                )),
+            Arg::new("max-score")
+                .long("max-score")
+                .value_name("CP")
+                .value_parser(value_parser!(u32))
+                .help_heading("Positions")
+                .help(format!(
+                    "leave out scores beyond this (default {})",
+                    d.max_score
+                )),
+            Arg::new("keep-noisy")
+                .long("keep-noisy")
+                .action(ArgAction::SetTrue)
+                .help_heading("Positions")
+                .help("keep positions whose move captures or promotes"),
+            Arg::new("keep-check")
+                .long("keep-check")
+                .action(ArgAction::SetTrue)
+                .help_heading("Positions")
+                .help("keep positions in check"),
+        ]
+    }
+
+    /// `base` with the options of [`Filter::args`] that were given.
+    pub fn from_matches(m: &clap::ArgMatches, base: Filter) -> Filter {
+        Filter {
+            skip_plies: m
+                .get_one::<u32>("skip-plies")
+                .map_or(base.skip_plies, |&n| n as usize),
+            max_score: m
+                .get_one::<u32>("max-score")
+                .map_or(base.max_score, |&n| n as i32),
+            quiet_only: base.quiet_only && !m.get_flag("keep-noisy"),
+            skip_check: base.skip_check && !m.get_flag("keep-check"),
         }
-        Ok(true)
+    }
+
+    /// Whether any option of [`Filter::args`] was given.
+    pub fn given(m: &clap::ArgMatches) -> bool {
+        ["skip-plies", "max-score", "keep-noisy", "keep-check"]
+            .iter()
+            .any(|id| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
     }
 }
 
@@ -101,11 +136,30 @@ mod tests {
         assert!(Filter::NONE.accepts(&scored(check, "e1e2", 30_900, 0)));
         let unlabelled = scored(kiwi, "a2a3", crate::games::NO_SCORE, 8);
         assert!(!f.accepts(&unlabelled) && !Filter::NONE.accepts(&unlabelled));
-        let mut g = Filter::default();
-        assert!(g.parse_flag("--keep-noisy", || unreachable!()).unwrap());
-        assert!(g.parse_flag("--skip-plies", || Ok("2".into())).unwrap());
-        assert!(!g.parse_flag("--other", || unreachable!()).unwrap());
-        assert!(g.parse_flag("--max-score", || Ok("x".into())).is_err());
-        assert!(g.accepts(&scored(kiwi, "e5f7", 30, 2)));
+    }
+
+    /// The options given on a command line change the filter they are
+    /// applied to; those not given leave it.
+    #[test]
+    fn command_line_options_adjust_a_filter() {
+        let cmd = clap::Command::new("t").args(Filter::args());
+        let m = cmd
+            .clone()
+            .try_get_matches_from(["t", "--keep-noisy", "--skip-plies", "2"])
+            .unwrap();
+        assert!(Filter::given(&m));
+        let g = Filter::from_matches(&m, Filter::default());
+        assert_eq!(
+            g,
+            Filter {
+                skip_plies: 2,
+                quiet_only: false,
+                ..Filter::default()
+            }
+        );
+        let none = cmd.clone().try_get_matches_from(["t"]).unwrap();
+        assert!(!Filter::given(&none));
+        assert_eq!(Filter::from_matches(&none, Filter::NONE), Filter::NONE);
+        assert!(cmd.try_get_matches_from(["t", "--max-score", "x"]).is_err());
     }
 }

@@ -39,11 +39,6 @@ macro_rules! say {
     };
 }
 
-const USAGE: &str = "usage: data count FILE... | data stats [FILTER] FILE... | \
-data merge OUT FILE... | data shuffle [--seed S] OUT FILE... | data dump [--epd] [FILTER] FILE... | \
-data wdl [FILTER] FILE... | data scale [FILTER] FILE...
-FILTER: --filter | --skip-plies N | --max-score N | --keep-noisy | --keep-check";
-
 /// Options and file names of one command line.
 struct Args {
     files: Vec<String>,
@@ -52,41 +47,110 @@ struct Args {
     epd: bool,
 }
 
-fn parse(args: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        files: Vec::new(),
-        filter: Filter::NONE,
-        seed: 1,
-        epd: false,
+/// The command line: a subcommand each job.
+fn command() -> clap::Command {
+    use clap::{value_parser, Arg, ArgAction};
+    let files = || {
+        Arg::new("files")
+            .value_name("FILE")
+            .num_args(1..)
+            .required(true)
+            .help("game files")
     };
-    let mut it = args.iter().cloned();
-    while let Some(arg) = it.next() {
-        let mut value = || it.next().ok_or(format!("{arg} needs a value"));
-        if arg == "--filter" {
-            a.filter = Filter::default();
-        } else if arg == "--epd" {
-            a.epd = true;
-        } else if arg == "--seed" {
-            let v = value()?;
-            a.seed = v.parse().map_err(|_| format!("bad seed '{v}'"))?;
-        } else if arg.starts_with("--") {
-            if a.filter == Filter::NONE {
-                a.filter = Filter {
-                    max_score: i32::MAX,
-                    ..Filter::NONE
-                };
-            }
-            if !a.filter.parse_flag(&arg, value)? {
-                return Err(format!("unknown option '{arg}'"));
-            }
-        } else {
-            a.files.push(arg);
-        }
+    let filtered = |name: &'static str, about: &'static str| {
+        clap::Command::new(name)
+            .about(about)
+            .arg(files())
+            .arg(
+                Arg::new("filter")
+                    .long("filter")
+                    .action(ArgAction::SetTrue)
+                    .help_heading("Positions")
+                    .help("the trainer's filter (default: every scored position)"),
+            )
+            .args(Filter::args())
+    };
+    let joined = |name: &'static str, about: &'static str| {
+        clap::Command::new(name)
+            .about(about)
+            .arg(
+                Arg::new("out")
+                    .value_name("OUT")
+                    .required(true)
+                    .help("the file to write"),
+            )
+            .arg(files())
+    };
+    clap::Command::new("data")
+        .about("Looks after datagen's game files")
+        .subcommand_required(true)
+        .subcommand(
+            clap::Command::new("count")
+                .about("games and positions (labelled) per file")
+                .arg(files()),
+        )
+        .subcommand(filtered("stats", "results, endings, scores and lengths"))
+        .subcommand(joined("merge", "one file with every game"))
+        .subcommand(
+            joined("shuffle", "one file with every game, in random order").arg(
+                Arg::new("seed")
+                    .long("seed")
+                    .value_name("S")
+                    .value_parser(value_parser!(u64))
+                    .default_value("1")
+                    .help("the shuffle's seed"),
+            ),
+        )
+        .subcommand(
+            filtered(
+                "dump",
+                "scored positions as 'FEN | result | score' lines on stdout",
+            )
+            .arg(
+                Arg::new("epd")
+                    .long("epd")
+                    .action(ArgAction::SetTrue)
+                    .help("'FEN [result]' lines instead"),
+            ),
+        )
+        .subcommand(filtered("wdl", "fit the engine's win-rate model"))
+        .subcommand(filtered("scale", "fit the trainer's --scale"))
+}
+
+/// One subcommand's options and files. The positions' filter is none
+/// unless `--filter` (the trainer's) or one of its options is given.
+fn args(m: &clap::ArgMatches) -> Args {
+    let filter = if m.try_get_one::<bool>("filter").ok().flatten() == Some(&true) {
+        Filter::default()
+    } else if m.try_get_one::<bool>("keep-check").is_ok() && Filter::given(m) {
+        Filter::from_matches(
+            m,
+            Filter {
+                max_score: i32::MAX,
+                ..Filter::NONE
+            },
+        )
+    } else {
+        Filter::NONE
+    };
+    let mut files: Vec<String> = m
+        .get_many::<String>("files")
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default();
+    if let Ok(Some(out)) = m.try_get_one::<String>("out") {
+        files.insert(0, out.clone());
     }
-    if a.files.is_empty() {
-        return Err("no file given".into());
+    Args {
+        files,
+        filter,
+        seed: m
+            .try_get_one::<u64>("seed")
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(1),
+        epd: m.try_get_one::<bool>("epd").ok().flatten() == Some(&true),
     }
-    Ok(a)
 }
 
 /// Every game of `files`, in order, with a warning for each damaged one.
@@ -469,39 +533,31 @@ fn fit_scale(points: &[(f64, f64, f64)]) -> f64 {
     ((lo + hi) / 2.0).exp()
 }
 
-fn run(argv: &[String]) -> Result<(), String> {
-    let (command, rest) = argv.split_first().ok_or(USAGE)?;
-    match command.as_str() {
-        "count" => count(&parse(rest)?.files),
-        "stats" => stats(&parse(rest)?),
-        "dump" => dump(&parse(rest)?),
-        "wdl" => wdl_fit(&parse(rest)?),
-        "scale" => scale_fit(&parse(rest)?),
-        "merge" | "shuffle" => {
-            let a = parse(rest)?;
-            let (out, sources) = a.files.split_first().ok_or(USAGE)?;
-            if sources.is_empty() {
-                return Err(format!("{command} needs OUT and at least one FILE"));
-            }
+fn run(m: &clap::ArgMatches) -> Result<(), String> {
+    let (command, m) = m.subcommand().expect("a subcommand is required");
+    let a = args(m);
+    match command {
+        "count" => count(&a.files),
+        "stats" => stats(&a),
+        "dump" => dump(&a),
+        "wdl" => wdl_fit(&a),
+        "scale" => scale_fit(&a),
+        _ => {
+            // merge and shuffle: OUT, then the files.
+            let (out, sources) = a.files.split_first().expect("OUT is required");
             let mut all: Vec<Game> = load(sources)?.into_iter().flat_map(|f| f.1).collect();
             if command == "shuffle" {
                 all.shuffle(&mut rand::rngs::StdRng::seed_from_u64(a.seed));
             }
             write(out, &all, sources)
         }
-        "-h" | "--help" | "help" => {
-            say!("{USAGE}");
-            Ok(())
-        }
-        other => Err(format!("unknown command '{other}'\n{USAGE}")),
     }
 }
 
 fn main() {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    if let Err(e) = run(&argv) {
+    if let Err(e) = run(&command().get_matches()) {
         eprintln!("data: {e}");
-        std::process::exit(2);
+        std::process::exit(1);
     }
 }
 

@@ -40,10 +40,6 @@ struct Config {
     settings: Settings,
 }
 
-const USAGE: &str = "usage: datagen [--dir DIR] [--name NAME] [--games N] [--nodes N] \
-[--hard-nodes N] [--dfrc X] [--random-plies N] [--label-share X] [--fast-nodes N] [--seed S] \
-[--threads T] [--chunk N]";
-
 /// The data directory when none is given.
 fn default_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("CASTELLA_DATA") {
@@ -53,53 +49,140 @@ fn default_dir() -> PathBuf {
     Path::new(&home).join("castella-data")
 }
 
-fn parse_args() -> Result<Config, String> {
-    let mut c = Config {
-        dir: default_dir(),
-        name: None,
-        games: 10_000,
-        seed: 1,
-        threads: None,
-        chunk: 64,
-        settings: Settings::default(),
+/// The command line.
+fn command() -> clap::Command {
+    use clap::{value_parser, Arg};
+    let arg = |name: &'static str, value: &'static str, help: String| {
+        Arg::new(name).long(name).value_name(value).help(help)
     };
-    let mut fast_nodes = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        if flag == "-h" || flag == "--help" {
-            return Err(USAGE.into());
-        }
-        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
-            v.parse().map_err(|_| format!("bad value '{v}' for {flag}"))
-        }
-        let s = &mut c.settings;
-        match flag.as_str() {
-            "--dir" => c.dir = value.into(),
-            "--name" => c.name = Some(value),
-            "--games" => c.games = num(&flag, &value)?,
-            "--nodes" => s.soft_nodes = num(&flag, &value)?,
-            "--label-share" => s.label_share = num(&flag, &value)?,
-            "--fast-nodes" => fast_nodes = Some(num(&flag, &value)?),
-            "--hard-nodes" => s.hard_nodes = num(&flag, &value)?,
-            "--dfrc" => s.dfrc = num(&flag, &value)?,
-            "--random-plies" => s.random_plies = num(&flag, &value)?,
-            "--seed" => c.seed = num(&flag, &value)?,
-            "--threads" => c.threads = Some(num(&flag, &value)?),
-            "--chunk" => c.chunk = num::<u32>(&flag, &value)?.max(1),
-            _ => return Err(format!("unknown option '{flag}'\n{USAGE}")),
-        }
+    let share = |s: &str| -> Result<f64, String> {
+        s.parse::<f64>()
+            .ok()
+            .filter(|x| (0.0..=1.0).contains(x))
+            .ok_or_else(|| format!("'{s}' is not a number from 0 to 1"))
+    };
+    let d = Settings::default();
+    clap::Command::new("datagen")
+        .about("Plays Castella against itself and keeps every move with its score, for training")
+        .arg(arg(
+            "dir",
+            "DIR",
+            "where the files go (default $CASTELLA_DATA, else ~/castella-data)".into(),
+        ))
+        .arg(arg(
+            "name",
+            "NAME",
+            "the file, NAME.games (default seed<S>)".into(),
+        ))
+        .arg(
+            arg("games", "N", "games to play".into())
+                .value_parser(value_parser!(u32))
+                .default_value("10000"),
+        )
+        .arg(
+            arg(
+                "nodes",
+                "N",
+                format!(
+                    "soft node limit of a scored move (default {})",
+                    d.soft_nodes
+                ),
+            )
+            .value_parser(value_parser!(u64)),
+        )
+        .arg(
+            arg(
+                "hard-nodes",
+                "N",
+                format!("hard node limit of a search (default {})", d.hard_nodes),
+            )
+            .value_parser(value_parser!(u64)),
+        )
+        .arg(
+            arg(
+                "dfrc",
+                "X",
+                format!("share of Double-FRC openings (default {})", d.dfrc),
+            )
+            .value_parser(share),
+        )
+        .arg(
+            arg(
+                "random-plies",
+                "N",
+                format!(
+                    "random plies first, 1 more half the time (default {})",
+                    d.random_plies
+                ),
+            )
+            .value_parser(value_parser!(usize)),
+        )
+        .arg(
+            arg(
+                "label-share",
+                "X",
+                format!(
+                    "share of positions scored, above 0 (default {})",
+                    d.label_share
+                ),
+            )
+            .value_parser(share),
+        )
+        .arg(
+            arg(
+                "fast-nodes",
+                "N",
+                "soft limit of unscored moves (default --nodes / 4)".into(),
+            )
+            .value_parser(value_parser!(u64)),
+        )
+        .arg(
+            arg("seed", "S", "the run's seed".into())
+                .value_parser(value_parser!(u64))
+                .default_value("1"),
+        )
+        .arg(
+            arg("threads", "T", "games at once (default: one a core)".into())
+                .value_parser(value_parser!(usize)),
+        )
+        .arg(
+            arg("chunk", "N", "games written at a time".into())
+                .value_parser(value_parser!(u32))
+                .default_value("64"),
+        )
+}
+
+fn config(m: &clap::ArgMatches) -> Result<Config, String> {
+    let mut settings = Settings::default();
+    let get = |name: &str| m.get_one::<u64>(name).copied();
+    settings.soft_nodes = get("nodes").unwrap_or(settings.soft_nodes);
+    settings.hard_nodes = get("hard-nodes").unwrap_or(settings.hard_nodes);
+    settings.dfrc = m.get_one::<f64>("dfrc").copied().unwrap_or(settings.dfrc);
+    settings.random_plies = m
+        .get_one::<usize>("random-plies")
+        .copied()
+        .unwrap_or(settings.random_plies);
+    settings.label_share = m
+        .get_one::<f64>("label-share")
+        .copied()
+        .unwrap_or(settings.label_share);
+    if settings.label_share <= 0.0 {
+        return Err("--label-share must be above 0".into());
     }
-    if !(0.0..=1.0).contains(&c.settings.dfrc) {
-        return Err("--dfrc must be between 0 and 1".into());
-    }
-    if !(c.settings.label_share > 0.0 && c.settings.label_share <= 1.0) {
-        return Err("--label-share must be above 0 and at most 1".into());
-    }
-    c.settings.fast_nodes = fast_nodes
-        .unwrap_or(Settings::fast_nodes_for(c.settings.soft_nodes))
+    settings.fast_nodes = get("fast-nodes")
+        .unwrap_or(Settings::fast_nodes_for(settings.soft_nodes))
         .max(1);
-    Ok(c)
+    Ok(Config {
+        dir: m
+            .get_one::<String>("dir")
+            .map_or_else(default_dir, PathBuf::from),
+        name: m.get_one::<String>("name").cloned(),
+        games: m.get_one::<u32>("games").copied().unwrap_or(10_000),
+        seed: get("seed").unwrap_or(1),
+        threads: m.get_one::<usize>("threads").copied(),
+        chunk: m.get_one::<u32>("chunk").copied().unwrap_or(64).max(1),
+        settings,
+    })
 }
 
 /// The manifest's columns.
@@ -246,9 +329,10 @@ fn run(c: &Config) -> Result<(), String> {
 }
 
 fn main() {
-    let config = parse_args().unwrap_or_else(|e| {
-        eprintln!("datagen: {e}");
-        std::process::exit(2);
+    let config = config(&command().get_matches()).unwrap_or_else(|e| {
+        command()
+            .error(clap::error::ErrorKind::ValueValidation, e)
+            .exit()
     });
     castella_bench::set_threads(config.threads);
     if let Err(e) = run(&config) {

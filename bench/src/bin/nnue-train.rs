@@ -86,121 +86,196 @@ use castella_eval::nnue::{
     is_valid_hidden, Inputs, HIDDEN_STEP, KING_SQUARES, MAX_BUCKETS, MAX_HIDDEN,
 };
 
-const USAGE: &str = "usage: nnue-train [--epochs N] [--batch N] [--lr X] [--lr-end X] \
-[--lambda X] [--scale CP] [--hidden N] [--activation crelu|screlu] [--buckets N] [--fine-output] \
-[--king-buckets 1|2|4|8|8u] [--factoriser] [--decay X] [--bucket-decay X] [--mirror] \
-[--hold-out N] [--valid FILE] [--seed S] [--threads T] [--out FILE] [--resume] [--init CKPT] [--teacher] \
-[--teacher-mix X] [--teacher-net NET] [--children N] [--baseline NET] [--skip-plies N] \
-[--max-score N] [--keep-noisy] [--keep-check] FILE...";
+/// The command line.
+fn command() -> clap::Command {
+    use clap::{value_parser, Arg, ArgAction};
+    let opt = |name: &'static str, value: &'static str, help: &'static str| {
+        Arg::new(name).long(name).value_name(value).help(help)
+    };
+    let flag = |name: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .action(ArgAction::SetTrue)
+            .help(help)
+    };
+    let many = |name: &'static str, value: &'static str, help: &'static str| {
+        opt(name, value, help).action(ArgAction::Append)
+    };
+    let f32s = || value_parser!(f32);
+    clap::Command::new("nnue-train")
+        .about("Trains a network on datagen's game files")
+        .arg(
+            Arg::new("files")
+                .value_name("FILE")
+                .num_args(0..)
+                .help("game files to train on"),
+        )
+        .next_help_heading("Training")
+        .arg(
+            opt("epochs", "N", "passes over the data [default: 20]")
+                .value_parser(value_parser!(u32)),
+        )
+        .arg(
+            opt("batch", "N", "positions a step [default: 512]").value_parser(value_parser!(usize)),
+        )
+        .arg(opt("lr", "X", "learning rate at the start [default: 0.002]").value_parser(f32s()))
+        .arg(opt("lr-end", "X", "learning rate at the end [default: 0.00001]").value_parser(f32s()))
+        .arg(
+            opt(
+                "lambda",
+                "X",
+                "weight of the game result against the score, 0..1 [default: 0]",
+            )
+            .value_parser(f32s()),
+        )
+        .arg(
+            opt(
+                "scale",
+                "CP",
+                "centipawns of the score's sigmoid [default: 210]",
+            )
+            .value_parser(f32s()),
+        )
+        .arg(opt("decay", "X", "weight decay [default: 0.1]").value_parser(f32s()))
+        .arg(
+            opt(
+                "bucket-decay",
+                "X",
+                "the king buckets' own rows' decay [default: 30]",
+            )
+            .value_parser(f32s()),
+        )
+        .arg(flag("mirror", "learn each position mirrored too"))
+        .arg(
+            opt("hold-out", "N", "every N-th game validates [default: 50]")
+                .value_parser(value_parser!(u32).range(2..)),
+        )
+        .arg(many(
+            "valid",
+            "FILE",
+            "a game file to validate on (repeatable)",
+        ))
+        .arg(opt("seed", "S", "the shuffle's seed [default: 1]").value_parser(value_parser!(u64)))
+        .arg(
+            opt("threads", "T", "threads (default: one a core)").value_parser(value_parser!(usize)),
+        )
+        .arg(opt("out", "FILE", "the network [default: castella.nnue]"))
+        .arg(flag("resume", "go on from the checkpoint beside --out"))
+        .arg(opt("init", "NET", "start from this network or checkpoint"))
+        .next_help_heading("Shape")
+        .arg(
+            opt("hidden", "N", "hidden neurons a view [default: 256]")
+                .value_parser(value_parser!(usize)),
+        )
+        .arg(
+            opt("activation", "F", "crelu or screlu [default: screlu]")
+                .value_parser(["crelu", "screlu"]),
+        )
+        .arg(
+            opt("buckets", "N", "output buckets by material [default: 1]")
+                .value_parser(value_parser!(usize)),
+        )
+        .arg(flag("fine-output", "the finer material buckets"))
+        .arg(opt(
+            "king-buckets",
+            "K",
+            "king buckets: 1, 2, 4, 8 or 8u [default: none]",
+        ))
+        .arg(flag("factoriser", "train rows shared by the king buckets"))
+        .next_help_heading("Teachers")
+        .arg(flag(
+            "teacher",
+            "train on the teacher's scores instead of the search's",
+        ))
+        .arg(opt("teacher-mix", "X", "blend of the teacher's scores, 0..1").value_parser(f32s()))
+        .arg(many(
+            "teacher-net",
+            "NET",
+            "a network to distil from (repeatable)",
+        ))
+        .arg(
+            opt("children", "N", "also distil N children a position")
+                .value_parser(value_parser!(u32)),
+        )
+        .arg(many(
+            "baseline",
+            "NET",
+            "print this network's validation error first (repeatable)",
+        ))
+        .args(Filter::args())
+}
 
-fn parse_args() -> Result<(Config, Option<usize>), String> {
+fn config(m: &clap::ArgMatches) -> Result<(Config, Option<usize>), String> {
+    let f = |name: &str, default: f32| m.get_one::<f32>(name).copied().unwrap_or(default);
+    let strings = |name: &str| -> Vec<String> {
+        m.get_many::<String>(name)
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default()
+    };
+    let scale = f("scale", 210.0);
     let mut c = Config {
-        files: Vec::new(),
-        filter: Filter::default(),
+        files: strings("files"),
+        filter: Filter::from_matches(m, Filter::default()),
         target: Target {
-            lambda: 0.0,
-            scale: 210.0,
+            lambda: f("lambda", 0.0),
+            scale,
         },
         shape: Shape {
-            hidden: 256,
-            activation: Activation::SCReLU,
-            scale: 210.0,
-            buckets: 1,
-            fine_output: false,
-            inputs: Inputs::PLAIN,
-            factoriser: false,
+            hidden: m.get_one::<usize>("hidden").copied().unwrap_or(256),
+            activation: match m.get_one::<String>("activation").map(String::as_str) {
+                Some("crelu") => Activation::CReLU,
+                _ => Activation::SCReLU,
+            },
+            scale,
+            buckets: m.get_one::<usize>("buckets").copied().unwrap_or(1),
+            fine_output: m.get_flag("fine-output"),
+            inputs: match m.get_one::<String>("king-buckets") {
+                Some(k) => king_buckets(k)?,
+                None => Inputs::PLAIN,
+            },
+            factoriser: m.get_flag("factoriser"),
         },
-        epochs: 20,
-        batch: 512,
-        lr: 0.002,
-        lr_end: 0.00001,
-        decay: 0.1,
-        bucket_decay: 30.0,
-        mirror: false,
-        hold_out_every: 50,
-        valid: Vec::new(),
-        seed: 1,
-        out: "castella.nnue".into(),
-        resume: false,
-        init: None,
+        epochs: m.get_one::<u32>("epochs").copied().unwrap_or(20),
+        batch: m.get_one::<usize>("batch").copied().unwrap_or(512).max(1),
+        lr: f("lr", 0.002),
+        lr_end: f("lr-end", 0.00001),
+        decay: f("decay", 0.1),
+        bucket_decay: f("bucket-decay", 30.0),
+        mirror: m.get_flag("mirror"),
+        hold_out_every: m.get_one::<u32>("hold-out").copied().unwrap_or(50),
+        valid: strings("valid"),
+        seed: m.get_one::<u64>("seed").copied().unwrap_or(1),
+        out: m
+            .get_one::<String>("out")
+            .map_or("castella.nnue".into(), |o| o.into()),
+        resume: m.get_flag("resume"),
+        init: m.get_one::<String>("init").map(|i| i.into()),
         distill: Distill::default(),
-        baselines: Vec::new(),
-        teacher_nets: Vec::new(),
+        baselines: strings("baseline").into_iter().map(Into::into).collect(),
+        teacher_nets: strings("teacher-net").into_iter().map(Into::into).collect(),
     };
-    let mut threads = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(flag) = args.next() {
-        let mut value = || args.next().ok_or(format!("{flag} needs a value"));
-        fn num<T: std::str::FromStr>(flag: &str, v: String) -> Result<T, String> {
-            v.parse().map_err(|_| format!("bad value '{v}' for {flag}"))
+    c.distill.replace = m.get_flag("teacher");
+    if let Some(&mix) = m.get_one::<f32>("teacher-mix") {
+        if !(0.0..=1.0).contains(&mix) {
+            return Err("--teacher-mix must lie from 0 to 1".into());
         }
-        match flag.as_str() {
-            "--epochs" => c.epochs = num(&flag, value()?)?,
-            "--batch" => c.batch = num::<usize>(&flag, value()?)?.max(1),
-            "--lr" => c.lr = num(&flag, value()?)?,
-            "--lr-end" => c.lr_end = num(&flag, value()?)?,
-            "--lambda" => c.target.lambda = num(&flag, value()?)?,
-            "--scale" => {
-                c.target.scale = num(&flag, value()?)?;
-                c.shape.scale = c.target.scale;
-            }
-            "--activation" => {
-                c.shape.activation = match value()?.as_str() {
-                    "crelu" => Activation::CReLU,
-                    "screlu" => Activation::SCReLU,
-                    v => return Err(format!("unknown activation '{v}'")),
-                }
-            }
-            "--buckets" => {
-                c.shape.buckets = num(&flag, value()?)?;
-                if !(1..=MAX_BUCKETS).contains(&c.shape.buckets) {
-                    return Err(format!("--buckets must be within 1..{MAX_BUCKETS}"));
-                }
-            }
-            "--fine-output" => c.shape.fine_output = true,
-            "--king-buckets" => c.shape.inputs = king_buckets(&value()?)?,
-            "--factoriser" => c.shape.factoriser = true,
-            "--hidden" => {
-                c.shape.hidden = num(&flag, value()?)?;
-                if !is_valid_hidden(c.shape.hidden) {
-                    return Err(format!(
-                        "--hidden must be a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}"
-                    ));
-                }
-            }
-            "--decay" => c.decay = num(&flag, value()?)?,
-            "--bucket-decay" => c.bucket_decay = num(&flag, value()?)?,
-            "--mirror" => c.mirror = true,
-            "--hold-out" => c.hold_out_every = num::<u32>(&flag, value()?)?.max(2),
-            "--valid" => c.valid.push(value()?),
-            "--seed" => c.seed = num(&flag, value()?)?,
-            "--threads" => threads = Some(num(&flag, value()?)?),
-            "--out" => c.out = value()?.into(),
-            "--resume" => c.resume = true,
-            "--init" => c.init = Some(value()?.into()),
-            "--teacher" => c.distill.replace = true,
-            "--teacher-mix" => {
-                c.distill.mix = num(&flag, value()?)?;
-                if !(0.0..=1.0).contains(&c.distill.mix) {
-                    return Err("--teacher-mix must lie from 0 to 1".into());
-                }
-            }
-            "--children" => c.distill.children = num(&flag, value()?)?,
-            "--teacher-net" => c.teacher_nets.push(value()?.into()),
-            "--baseline" => c.baselines.push(value()?.into()),
-            "-h" | "--help" => return Err(USAGE.into()),
-            f if f.starts_with("--") => {
-                if !c.filter.parse_flag(f, value)? {
-                    return Err(format!("unknown option '{f}'\n{USAGE}"));
-                }
-            }
-            _ => c.files.push(flag),
-        }
+        c.distill.mix = mix;
+    }
+    if let Some(&n) = m.get_one::<u32>("children") {
+        c.distill.children = n;
+    }
+    if !(1..=MAX_BUCKETS).contains(&c.shape.buckets) {
+        return Err(format!("--buckets must be within 1..{MAX_BUCKETS}"));
+    }
+    if !is_valid_hidden(c.shape.hidden) {
+        return Err(format!(
+            "--hidden must be a multiple of {HIDDEN_STEP} up to {MAX_HIDDEN}"
+        ));
     }
     // Comparing baselines on `--valid` files alone needs nothing to train on.
     let only_compares = c.epochs == 0 && !c.valid.is_empty();
     if c.files.is_empty() && !only_compares {
-        return Err(format!("no game file given\n{USAGE}"));
+        return Err("no game file given".into());
     }
     if let Some(f) = c.files.iter().find(|f| c.valid.contains(f)) {
         return Err(format!(
@@ -221,7 +296,7 @@ fn parse_args() -> Result<(Config, Option<usize>), String> {
     if !(0.0..=1.0).contains(&c.target.lambda) || c.target.scale <= 0.0 {
         return Err("--lambda must be within 0..1 and --scale positive".into());
     }
-    Ok((c, threads))
+    Ok((c, m.get_one::<usize>("threads").copied()))
 }
 
 /// The king bucket maps `--king-buckets` offers, by the number of
@@ -268,9 +343,10 @@ fn king_buckets(v: &str) -> Result<Inputs, String> {
 }
 
 fn main() {
-    let (config, threads) = parse_args().unwrap_or_else(|e| {
-        eprintln!("nnue-train: {e}");
-        std::process::exit(2);
+    let (config, threads) = config(&command().get_matches()).unwrap_or_else(|e| {
+        command()
+            .error(clap::error::ErrorKind::ValueValidation, e)
+            .exit()
     });
     castella_bench::set_threads(threads);
     if let Err(e) = train::run(&config) {

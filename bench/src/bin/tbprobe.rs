@@ -15,11 +15,17 @@ use castella_movegen::Position;
 use std::io::{BufRead, Write};
 
 fn main() {
-    let Some(dirs) = std::env::args().nth(1) else {
-        eprintln!("usage: tbprobe DIR[:DIR...] < fens");
-        std::process::exit(2);
-    };
-    let (tables, news) = Tablebases::open(&dirs);
+    let m = clap::Command::new("tbprobe")
+        .about("Reads FENs on stdin and writes 'FEN | wdl | dtz' from Castella's Syzygy prober")
+        .arg(
+            clap::Arg::new("dirs")
+                .value_name("DIR[:DIR...]")
+                .required(true)
+                .help("directories of Syzygy tables"),
+        )
+        .get_matches();
+    let dirs = m.get_one::<String>("dirs").expect("required");
+    let (tables, news) = Tablebases::open(dirs);
     for line in news {
         eprintln!("{line}");
     }

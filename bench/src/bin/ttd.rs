@@ -11,19 +11,47 @@ use castella_engine::{Engine, Limits, Options};
 use castella_movegen::Position;
 use std::time::Instant;
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let get = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
+/// The command line.
+fn command() -> clap::Command {
+    use clap::{value_parser, Arg};
+    let opt = |name: &'static str, value: &'static str, help: &'static str| {
+        Arg::new(name).long(name).value_name(value).help(help)
     };
-    let depth: u32 = get("--depth").and_then(|v| v.parse().ok()).unwrap_or(12);
-    let runs: usize = get("--runs").and_then(|v| v.parse().ok()).unwrap_or(3);
-    let hash: usize = get("--hash").and_then(|v| v.parse().ok()).unwrap_or(64);
-    let threads: Vec<usize> = get("--threads")
-        .map(|v| v.split(',').filter_map(|t| t.parse().ok()).collect())
-        .unwrap_or_else(|| vec![1, 2]);
+    clap::Command::new("ttd")
+        .about("Time to depth: how much faster Lazy SMP reaches a depth on the bench positions")
+        .arg(
+            opt("depth", "D", "depth")
+                .value_parser(value_parser!(u32).range(1..=100))
+                .default_value("12"),
+        )
+        .arg(
+            opt("threads", "LIST", "thread counts, comma-separated")
+                .value_parser(value_parser!(usize))
+                .value_delimiter(',')
+                .default_value("1,2"),
+        )
+        .arg(
+            opt("runs", "R", "runs; the median counts")
+                .value_parser(value_parser!(usize))
+                .default_value("3"),
+        )
+        .arg(
+            opt("hash", "MB", "table size")
+                .value_parser(value_parser!(usize))
+                .default_value("64"),
+        )
+}
+
+fn main() {
+    let m = command().get_matches();
+    let depth = *m.get_one::<u32>("depth").expect("defaulted");
+    let runs = *m.get_one::<usize>("runs").expect("defaulted");
+    let hash = *m.get_one::<usize>("hash").expect("defaulted");
+    let threads: Vec<usize> = m
+        .get_many::<usize>("threads")
+        .expect("defaulted")
+        .copied()
+        .collect();
     let positions: Vec<Position> = POSITIONS
         .iter()
         .map(|f| Position::from_fen(f).expect("valid"))
