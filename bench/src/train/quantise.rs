@@ -2,39 +2,17 @@
 //! engine reads (`castella_eval::nnue`), and back.
 
 use super::model::{Activation, Shape, CLIP, W1};
-use castella_eval::nnue::{
-    Inputs, BUCKETS, FINE_OUTPUT, INPUTS, KING_BUCKETS, MAX_BUCKETS, QA, SCRELU, UNMIRRORED,
-};
+use castella_eval::nnue::{Inputs, INPUTS, MAX_BUCKETS, QA};
 
-/// The file's header for `shape`: magic, hidden size, flags, then the
-/// output bucket count and the king bucket map where the flags say so.
+/// The file's header for `shape` (written where the format is read).
 fn header(shape: &Shape) -> Vec<u8> {
-    let mut flags = 0;
-    if shape.activation == Activation::SCReLU {
-        flags |= SCRELU;
-    }
-    if shape.buckets > 1 {
-        flags |= BUCKETS;
-    }
-    if shape.fine_output {
-        flags |= FINE_OUTPUT;
-    }
-    if shape.inputs.keyed() {
-        flags |= KING_BUCKETS;
-        if !shape.inputs.mirrored() {
-            flags |= UNMIRRORED;
-        }
-    }
-    let mut bytes = b"CSNN".to_vec();
-    bytes.extend_from_slice(&(shape.hidden as u32).to_le_bytes());
-    bytes.extend_from_slice(&flags.to_le_bytes());
-    if shape.buckets > 1 {
-        bytes.extend_from_slice(&(shape.buckets as u32).to_le_bytes());
-    }
-    if shape.inputs.keyed() {
-        bytes.extend_from_slice(&shape.inputs.map());
-    }
-    bytes
+    castella_eval::nnue::file::header(
+        shape.hidden,
+        shape.buckets,
+        shape.fine_output,
+        shape.activation == Activation::SCReLU,
+        &shape.inputs,
+    )
 }
 
 /// The network quantised, in the format `castella_eval::nnue` reads.

@@ -37,6 +37,46 @@ pub const KING_BUCKETS: u32 = 16;
 /// map covers all 64 king squares.
 pub const UNMIRRORED: u32 = 32;
 
+/// The header of a network file, as [`Network::from_bytes`] reads it and
+/// the trainer writes it: the magic, the hidden size, the flags, then the
+/// output bucket count and the king bucket map where the flags say so.
+/// `fine_output` and `screlu` set their flags; `inputs` with king buckets
+/// sets [`KING_BUCKETS`] (and [`UNMIRRORED`] where it does not mirror).
+pub fn header(
+    hidden: usize,
+    buckets: usize,
+    fine_output: bool,
+    screlu: bool,
+    inputs: &Inputs,
+) -> Vec<u8> {
+    let mut flags = 0;
+    if screlu {
+        flags |= SCRELU;
+    }
+    if buckets > 1 {
+        flags |= BUCKETS;
+    }
+    if fine_output {
+        flags |= FINE_OUTPUT;
+    }
+    if inputs.keyed() {
+        flags |= KING_BUCKETS;
+        if !inputs.mirrored() {
+            flags |= UNMIRRORED;
+        }
+    }
+    let mut bytes = MAGIC.to_vec();
+    bytes.extend_from_slice(&(hidden as u32).to_le_bytes());
+    bytes.extend_from_slice(&flags.to_le_bytes());
+    if buckets > 1 {
+        bytes.extend_from_slice(&(buckets as u32).to_le_bytes());
+    }
+    if inputs.keyed() {
+        bytes.extend_from_slice(&inputs.map());
+    }
+    bytes
+}
+
 /// Reads little-endian values off the front of a byte slice.
 struct Reader<'a>(&'a [u8]);
 
@@ -193,4 +233,38 @@ pub fn king_bucketed_as(file: &[u8], inputs: &Inputs, step: i16) -> Result<Vec<u
     }
     out.extend_from_slice(&file[weights..]);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What [`header`] writes, with a body of the size it promises, is
+    /// read back as the same shape; a wrong magic or a short body is not.
+    #[test]
+    fn headers_round_trip() {
+        let map4: [u8; KING_SQUARES] = std::array::from_fn(|sq| (sq / 8).min(3) as u8);
+        let unmirrored =
+            Inputs::king_buckets_unmirrored(&std::array::from_fn(|sq| (sq / 32) as u8)).unwrap();
+        for (hidden, buckets, fine, screlu, inputs) in [
+            (128, 1, false, false, Inputs::PLAIN),
+            (256, 8, true, true, Inputs::PLAIN),
+            (384, 8, true, true, Inputs::king_buckets(&map4).unwrap()),
+            (128, 4, false, true, unmirrored),
+        ] {
+            let mut bytes = header(hidden, buckets, fine, screlu, &inputs);
+            let body = 2 * inputs.rows() * hidden + 2 * hidden + 4 * buckets * hidden + 4 * buckets;
+            bytes.resize(bytes.len() + body, 0);
+            let net = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(
+                (net.hidden, net.buckets, net.squared, net.inputs),
+                (hidden, buckets, screlu, inputs)
+            );
+            assert_eq!(net.qb, if fine { QB_FINE } else { QB });
+            assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+            bytes[0] = b'X';
+            let err = Network::from_bytes(&bytes).err().expect("a bad magic");
+            assert!(err.contains("bad magic"), "{err}");
+        }
+    }
 }
