@@ -60,7 +60,7 @@ fn python_tools_start() {
         "bench/tools/rank960-compare.py",
         "bench/tools/syzygy-compare.py",
         "bench/tools/tb-conversion.py",
-        "bench/speed.py",
+        "bench/tools/speed.py",
     ] {
         let out = Command::new("python3")
             .arg(format!("{dir}/{tool}"))

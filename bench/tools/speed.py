@@ -2,7 +2,7 @@
 """Speed of Castella builds against each other and Stockfish, in one
 interleaved run (ratios, not absolute times: this machine is shared).
 
-    python3 bench/speed.py REFERENCE [BINARY ...] [--stockfish /usr/games/stockfish]
+    python3 bench/tools/speed.py REFERENCE [BINARY ...] [--stockfish /usr/games/stockfish]
                            [--rounds 3] [--bench-depth 13]
 
 Every round times, whole process as a user runs it, Stockfish 15.1's
