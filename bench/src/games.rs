@@ -64,13 +64,13 @@ const MAX_CHUNK: usize = 64 << 20;
 
 /// How a game ended, from White's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum GameResult {
     BlackWins = 0,
     Draw = 1,
     WhiteWins = 2,
 }
 
-impl Outcome {
+impl GameResult {
     /// White's score: 0, 0.5 or 1.
     pub fn white_score(self) -> f32 {
         self as u8 as f32 / 2.0
@@ -85,17 +85,21 @@ impl Outcome {
     }
 
     /// A win for `color`.
-    pub fn win_for(color: Color) -> Outcome {
+    pub fn win_for(color: Color) -> GameResult {
         match color {
-            Color::White => Outcome::WhiteWins,
-            Color::Black => Outcome::BlackWins,
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
         }
     }
 
-    fn from_byte(b: u8) -> Option<Outcome> {
-        [Outcome::BlackWins, Outcome::Draw, Outcome::WhiteWins]
-            .get(b as usize)
-            .copied()
+    fn from_byte(b: u8) -> Option<GameResult> {
+        [
+            GameResult::BlackWins,
+            GameResult::Draw,
+            GameResult::WhiteWins,
+        ]
+        .get(b as usize)
+        .copied()
     }
 }
 
@@ -151,7 +155,7 @@ pub struct Game {
     pub back_ranks: (u16, u16),
     /// The random plies played before the engine took over; not scored.
     pub opening: Vec<Move>,
-    pub outcome: Outcome,
+    pub outcome: GameResult,
     pub termination: Termination,
     /// Each move the engine played, with its search score in centipawns
     /// from the side to move's view (mate scores as the search gives
@@ -250,7 +254,7 @@ impl Game {
         let opening = (0..r.u8()?)
             .map(|_| r.u16().map(Move::from_bits))
             .collect::<Result<_, _>>()?;
-        let outcome = Outcome::from_byte(r.u8()?).ok_or("bad result byte")?;
+        let outcome = GameResult::from_byte(r.u8()?).ok_or("bad result byte")?;
         let termination = *Termination::ALL
             .get(r.u8()? as usize)
             .ok_or("bad termination byte")?;
@@ -483,7 +487,7 @@ mod tests {
             index,
             back_ranks: (0, 959),
             opening,
-            outcome: Outcome::Draw,
+            outcome: GameResult::Draw,
             termination: Termination::AdjudicatedDraw,
             moves,
         }

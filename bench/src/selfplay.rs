@@ -1,7 +1,7 @@
 //! One self-play game for training data: a random opening, then the
 //! engine's search for both sides until the rules or adjudication end it.
 
-use crate::games::{Game, Outcome, Termination, NO_SCORE};
+use crate::games::{Game, GameResult, Termination, NO_SCORE};
 use castella_engine::draw::is_insufficient_material;
 use castella_engine::{Engine, Limits, Options};
 use castella_movegen::{Color, Position};
@@ -159,24 +159,24 @@ pub fn play(index: u32, seed: u64, settings: &Settings) -> Option<Game> {
         if pos.legal_moves().is_empty() {
             break if pos.in_check() {
                 (
-                    Outcome::win_for(!pos.side_to_move()),
+                    GameResult::win_for(!pos.side_to_move()),
                     Termination::Checkmate,
                 )
             } else {
-                (Outcome::Draw, Termination::Stalemate)
+                (GameResult::Draw, Termination::Stalemate)
             };
         }
         if keys.iter().filter(|&&k| k == pos.key()).count() >= 2 {
-            break (Outcome::Draw, Termination::Repetition);
+            break (GameResult::Draw, Termination::Repetition);
         }
         if pos.halfmove_clock() >= 100 {
-            break (Outcome::Draw, Termination::FiftyMoves);
+            break (GameResult::Draw, Termination::FiftyMoves);
         }
         if is_insufficient_material(&pos) {
-            break (Outcome::Draw, Termination::InsufficientMaterial);
+            break (GameResult::Draw, Termination::InsufficientMaterial);
         }
         if moves.len() >= MAX_PLIES {
-            break (Outcome::Draw, Termination::MaxPlies);
+            break (GameResult::Draw, Termination::MaxPlies);
         }
 
         let labelled = settings.labels_all() || rng.gen_bool(settings.label_share.max(0.0));
@@ -218,10 +218,10 @@ pub fn play(index: u32, seed: u64, settings: &Settings) -> Option<Game> {
             } else {
                 Color::Black
             };
-            break (Outcome::win_for(winner), Termination::AdjudicatedWin);
+            break (GameResult::win_for(winner), Termination::AdjudicatedWin);
         }
         if moves.len() >= DRAW_FROM_PLY && draw_run >= DRAW_PLIES {
-            break (Outcome::Draw, Termination::AdjudicatedDraw);
+            break (GameResult::Draw, Termination::AdjudicatedDraw);
         }
         keys.push(pos.key());
         pos.make(result.best);
@@ -260,7 +260,7 @@ mod tests {
             match g.termination {
                 Termination::Checkmate => {
                     assert!(end.in_check() && end.legal_moves().is_empty());
-                    assert_eq!(g.outcome, Outcome::win_for(!end.side_to_move()));
+                    assert_eq!(g.outcome, GameResult::win_for(!end.side_to_move()));
                 }
                 Termination::Stalemate => assert!(end.legal_moves().is_empty()),
                 Termination::FiftyMoves => assert!(end.halfmove_clock() >= 100),

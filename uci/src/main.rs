@@ -6,11 +6,11 @@ mod bench_cmd;
 mod command;
 mod cpu;
 mod format;
-mod game;
 mod options;
 mod perft_cmd;
 mod perft_job;
 mod rank960;
+mod setup;
 mod stdio;
 mod uci;
 

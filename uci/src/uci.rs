@@ -18,9 +18,9 @@
 
 use crate::command::{self, Command, GoCmd};
 use crate::format;
-use crate::game::Game;
 use crate::options::{self, Id, Value};
 use crate::perft_job::PerftJob;
+use crate::setup::Setup;
 use crate::stdio::{emit, info_string, Input, LineReader, MAX_LINE};
 use castella_engine::{Engine, Event, Limits, Options};
 use castella_movegen::{Move, Position};
@@ -121,7 +121,7 @@ impl Shared {
 struct Uci {
     engine: Engine,
     shared: Arc<Shared>,
-    game: Game,
+    setup: Setup,
     chess960: bool,
     show_wdl: bool,
     /// Engine options set during a search, applied once it has ended.
@@ -152,7 +152,7 @@ impl Uci {
         Uci {
             engine,
             shared,
-            game: Game::default(),
+            setup: Setup::default(),
             chess960: false,
             show_wdl: false,
             pending: Vec::new(),
@@ -186,10 +186,10 @@ impl Uci {
                 self.apply_pending();
                 self.engine.clear();
             }
-            Command::Position(cmd) => match Game::from_command(&cmd) {
+            Command::Position(cmd) => match Setup::from_command(&cmd) {
                 Ok((game, warnings)) => {
                     self.finish_search();
-                    self.game = game;
+                    self.setup = game;
                     for w in warnings {
                         info_string(&w);
                     }
@@ -216,14 +216,14 @@ impl Uci {
                     }
                 }
             }
-            Command::Display => emit(&self.game.display()),
+            Command::Display => emit(&self.setup.display()),
             Command::Eval => emit(&castella_eval::explain(
-                &self.game.pos,
+                &self.setup.pos,
                 self.engine.network(),
             )),
             Command::Flip => {
                 self.finish_search();
-                self.game = self.game.flipped();
+                self.setup = self.setup.flipped();
             }
             Command::Bench(depth) => {
                 self.finish_search();
@@ -388,7 +388,7 @@ impl Uci {
         for w in &go.warnings {
             info_string(w);
         }
-        let pos = self.game.pos;
+        let pos = self.setup.pos;
         if let Some(depth) = go.perft {
             if depth > castella_movegen::perft::MAX_DEPTH {
                 let max = castella_movegen::perft::MAX_DEPTH;
@@ -423,7 +423,7 @@ impl Uci {
             hold_ponder: go.limits.ponder,
             held: None,
         };
-        self.engine.go(pos, self.game.history.clone(), limits);
+        self.engine.go(pos, self.setup.game_keys.clone(), limits);
     }
 
     /// Whether the engine is searching: it has not given its best move yet.

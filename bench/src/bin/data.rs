@@ -22,7 +22,7 @@
 //! saying where; a file that is not a game file is an error.
 
 use castella_bench::filter::Filter;
-use castella_bench::games::{self, Game, Outcome, Scored, Termination};
+use castella_bench::games::{self, Game, GameResult, Scored, Termination};
 use castella_movegen::Color;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -208,7 +208,11 @@ fn stats(args: &Args) -> Result<(), String> {
         say!("no games");
         return Ok(());
     }
-    let results = [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins];
+    let results = [
+        GameResult::WhiteWins,
+        GameResult::Draw,
+        GameResult::BlackWins,
+    ];
     shares(
         &format!("{n} games; results (White's view)"),
         &results

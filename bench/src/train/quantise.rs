@@ -181,7 +181,7 @@ pub fn widen(from: &[f32], narrow: &Shape, mut fresh: Vec<f32>, wide: &Shape) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::{Outcome, Scored};
+    use crate::games::{GameResult, Scored};
     use crate::train::model::testing::*;
     use crate::train::model::{init, output_cp};
     use crate::train::sample::{Distill, Labels, Sample, Target, Teacher};
@@ -218,7 +218,7 @@ mod tests {
                 score: 0,
                 ply: 0,
             };
-            let sample = Sample::new(&s, Outcome::Draw, labels, &shape.inputs).unwrap();
+            let sample = Sample::new(&s, GameResult::Draw, labels, &shape.inputs).unwrap();
             let float = output_cp(p, &sample, shape);
             largest = largest.max((float - net.evaluate(&pos) as f32).abs());
         }

@@ -2,7 +2,7 @@
 //! and a target.
 
 use crate::filter::Filter;
-use crate::games::{self, Outcome, Scored};
+use crate::games::{self, GameResult, Scored};
 use castella_eval::nnue::{for_each_feature, Inputs, Network, MAX_ACTIVE};
 use castella_eval::PHASE_MAX;
 use castella_movegen::{Color, Position};
@@ -175,7 +175,7 @@ impl Sample {
     /// The sample of `s`, from a game that ended in `outcome`, on the
     /// network's `inputs`; `None` for a position with more pieces than
     /// inputs allow.
-    pub fn new(s: &Scored, outcome: Outcome, labels: Labels, inputs: &Inputs) -> Option<Sample> {
+    pub fn new(s: &Scored, outcome: GameResult, labels: Labels, inputs: &Inputs) -> Option<Sample> {
         let result = outcome.score_for(s.pos.side_to_move());
         let target = labels.training_value(&s.pos, result, s.score as f32);
         Sample::at(&s.pos, target, inputs)
@@ -183,7 +183,12 @@ impl Sample {
 
     /// The sample of `pos`, a random move off a game that ended in
     /// `outcome`: the teacher labels it.
-    fn child(pos: &Position, outcome: Outcome, labels: Labels, inputs: &Inputs) -> Option<Sample> {
+    fn child(
+        pos: &Position,
+        outcome: GameResult,
+        labels: Labels,
+        inputs: &Inputs,
+    ) -> Option<Sample> {
         let target = labels.child_value(pos, outcome.score_for(pos.side_to_move()));
         Sample::at(pos, target, inputs)
     }

@@ -8,25 +8,25 @@ use std::fmt::Write;
 /// The current position and the keys of the game's earlier positions,
 /// oldest first (for repetition detection).
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Setup {
     pub pos: Position,
-    pub history: Vec<u64>,
+    pub game_keys: Vec<u64>,
 }
 
-impl Default for Game {
-    fn default() -> Game {
-        Game {
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup {
             pos: Position::startpos(),
-            history: Vec::new(),
+            game_keys: Vec::new(),
         }
     }
 }
 
-impl Game {
+impl Setup {
     /// Builds the game a `position` command describes, with the FEN reader's
     /// warnings (normalised castling rights or en-passant square). Any bad
     /// FEN or move rejects the whole command.
-    pub fn from_command(cmd: &PositionCmd) -> Result<(Game, Vec<String>), String> {
+    pub fn from_command(cmd: &PositionCmd) -> Result<(Setup, Vec<String>), String> {
         let (mut pos, warnings) = match &cmd.start {
             Start::Standard => (Position::startpos(), Vec::new()),
             Start::Fen(fen) => Position::from_fen_with_warnings(fen)
@@ -42,15 +42,15 @@ impl Game {
             ),
         };
         let warnings = warnings.into_iter().map(|w| format!("FEN: {w}")).collect();
-        let mut history = Vec::with_capacity(cmd.moves.len());
+        let mut game_keys = Vec::with_capacity(cmd.moves.len());
         for (i, text) in cmd.moves.iter().enumerate() {
             let mv = pos
                 .parse_uci_move(text)
                 .map_err(|e| format!("move {} of the list: {e}; position not changed", i + 1))?;
-            history.push(pos.key());
+            game_keys.push(pos.key());
             pos = pos.play(mv);
         }
-        Ok((Game { pos, history }, warnings))
+        Ok((Setup { pos, game_keys }, warnings))
     }
 
     /// The `d` output: a diagram, the X-FEN, the key and the checkers.
@@ -80,11 +80,11 @@ impl Game {
     }
 
     /// The position mirrored top to bottom with the colours swapped (the
-    /// same position from the other side); the history is dropped.
-    pub fn flipped(&self) -> Game {
-        Game {
+    /// same position from the other side); the game's earlier keys are dropped.
+    pub fn flipped(&self) -> Setup {
+        Setup {
             pos: self.pos.flipped(),
-            history: Vec::new(),
+            game_keys: Vec::new(),
         }
     }
 }
@@ -103,32 +103,32 @@ mod tests {
 
     #[test]
     fn moves_are_applied_or_the_command_is_rejected() {
-        let (g, _) = Game::from_command(&cmd(Start::Standard, &["e2e4", "e7e5"])).unwrap();
-        assert_eq!(g.history.len(), 2);
-        assert_eq!(g.history[0], Position::startpos().key());
+        let (g, _) = Setup::from_command(&cmd(Start::Standard, &["e2e4", "e7e5"])).unwrap();
+        assert_eq!(g.game_keys.len(), 2);
+        assert_eq!(g.game_keys[0], Position::startpos().key());
         assert!(g
             .pos
             .fen()
             .starts_with("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w"));
 
-        let e = Game::from_command(&cmd(Start::Standard, &["e2e4", "e2e4"])).unwrap_err();
+        let e = Setup::from_command(&cmd(Start::Standard, &["e2e4", "e2e4"])).unwrap_err();
         assert!(e.contains("move 2"), "{e}");
-        assert!(Game::from_command(&cmd(Start::Standard, &["zz99"])).is_err());
-        assert!(Game::from_command(&cmd(Start::Fen("8/8/8 w - -".into()), &[])).is_err());
+        assert!(Setup::from_command(&cmd(Start::Standard, &["zz99"])).is_err());
+        assert!(Setup::from_command(&cmd(Start::Fen("8/8/8 w - -".into()), &[])).is_err());
     }
 
     #[test]
     fn frc_518_is_startpos() {
-        let (g, _) = Game::from_command(&cmd(Start::Frc(518), &[])).unwrap();
+        let (g, _) = Setup::from_command(&cmd(Start::Frc(518), &[])).unwrap();
         assert_eq!(g.pos.fen(), Position::startpos().fen());
-        let (g, _) = Game::from_command(&cmd(Start::Dfrc(518, 518), &[])).unwrap();
+        let (g, _) = Setup::from_command(&cmd(Start::Dfrc(518, 518), &[])).unwrap();
         assert_eq!(g.pos.key(), Position::startpos().key());
     }
 
     #[test]
     fn display_shows_fen_key_and_checkers() {
         let (g, _) =
-            Game::from_command(&cmd(Start::Standard, &["f2f3", "e7e5", "g2g4", "d8h4"])).unwrap();
+            Setup::from_command(&cmd(Start::Standard, &["f2f3", "e7e5", "g2g4", "d8h4"])).unwrap();
         let d = g.display();
         assert!(d.contains(" | r | n | b |   | k | b | n | r | 8\n"), "{d}");
         assert!(d.contains(&format!("Fen: {}\n", g.pos.fen())));
@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn flip_round_trips() {
-        let (g, _) = Game::from_command(&cmd(
+        let (g, _) = Setup::from_command(&cmd(
             Start::Fen("1r2k1r1/pp3ppp/8/3pP3/8/8/PPP2PPP/1R2K1R1 w GBgb d6 0 5".into()),
             &[],
         ))
