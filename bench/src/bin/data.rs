@@ -120,18 +120,17 @@ fn command() -> clap::Command {
 /// One subcommand's options and files. The positions' filter is none
 /// unless `--filter` (the trainer's) or one of its options is given.
 fn args(m: &clap::ArgMatches) -> Args {
-    let filter = if m.try_get_one::<bool>("filter").ok().flatten() == Some(&true) {
-        Filter::default()
-    } else if m.try_get_one::<bool>("keep-check").is_ok() && Filter::given(m) {
-        Filter::from_matches(
+    // A subcommand without `--filter` has none of the filter's options.
+    let filter = match m.try_get_one::<bool>("filter") {
+        Ok(Some(true)) => Filter::default(),
+        Ok(_) if Filter::given(m) => Filter::from_matches(
             m,
             Filter {
                 max_score: i32::MAX,
                 ..Filter::NONE
             },
-        )
-    } else {
-        Filter::NONE
+        ),
+        _ => Filter::NONE,
     };
     let mut files: Vec<String> = m
         .get_many::<String>("files")

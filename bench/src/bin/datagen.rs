@@ -152,36 +152,37 @@ fn command() -> clap::Command {
         )
 }
 
+/// Sets `value` to the option `name` where it was given.
+fn override_with<T: Copy + Send + Sync + 'static>(m: &clap::ArgMatches, name: &str, value: &mut T) {
+    if let Some(&v) = m.get_one::<T>(name) {
+        *value = v;
+    }
+}
+
 fn config(m: &clap::ArgMatches) -> Result<Config, String> {
-    let mut settings = Settings::default();
-    let get = |name: &str| m.get_one::<u64>(name).copied();
-    settings.soft_nodes = get("nodes").unwrap_or(settings.soft_nodes);
-    settings.hard_nodes = get("hard-nodes").unwrap_or(settings.hard_nodes);
-    settings.dfrc = m.get_one::<f64>("dfrc").copied().unwrap_or(settings.dfrc);
-    settings.random_plies = m
-        .get_one::<usize>("random-plies")
-        .copied()
-        .unwrap_or(settings.random_plies);
-    settings.label_share = m
-        .get_one::<f64>("label-share")
-        .copied()
-        .unwrap_or(settings.label_share);
-    if settings.label_share <= 0.0 {
+    let mut s = Settings::default();
+    override_with(m, "nodes", &mut s.soft_nodes);
+    override_with(m, "hard-nodes", &mut s.hard_nodes);
+    override_with(m, "dfrc", &mut s.dfrc);
+    override_with(m, "random-plies", &mut s.random_plies);
+    override_with(m, "label-share", &mut s.label_share);
+    if s.label_share <= 0.0 {
         return Err("--label-share must be above 0".into());
     }
-    settings.fast_nodes = get("fast-nodes")
-        .unwrap_or(Settings::fast_nodes_for(settings.soft_nodes))
-        .max(1);
+    s.fast_nodes = Settings::fast_nodes_for(s.soft_nodes);
+    override_with(m, "fast-nodes", &mut s.fast_nodes);
+    s.fast_nodes = s.fast_nodes.max(1);
+    let defaulted = "clap gives the default";
     Ok(Config {
         dir: m
             .get_one::<String>("dir")
             .map_or_else(default_dir, PathBuf::from),
         name: m.get_one::<String>("name").cloned(),
-        games: m.get_one::<u32>("games").copied().unwrap_or(10_000),
-        seed: get("seed").unwrap_or(1),
+        games: *m.get_one::<u32>("games").expect(defaulted),
+        seed: *m.get_one::<u64>("seed").expect(defaulted),
         threads: m.get_one::<usize>("threads").copied(),
-        chunk: m.get_one::<u32>("chunk").copied().unwrap_or(64).max(1),
-        settings,
+        chunk: (*m.get_one::<u32>("chunk").expect(defaulted)).max(1),
+        settings: s,
     })
 }
 

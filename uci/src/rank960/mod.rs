@@ -207,23 +207,11 @@ pub fn run(m: &clap::ArgMatches) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (rows, output) = match task {
-        Task::Rank(config) => match rank_all(&config) {
-            Ok(rows) => (rows, config.output),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
-        Task::Merge(files, output) => match merge(&files) {
-            Ok(rows) => (rows, output),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::FAILURE;
-            }
-        },
+    let ranked = match task {
+        Task::Rank(config) => rank_all(&config).map(|rows| (rows, config.output)),
+        Task::Merge(files, output) => merge(&files).map(|rows| (rows, output)),
     };
-    match write_outputs(rows, &output) {
+    match ranked.and_then(|(rows, output)| write_outputs(rows, &output)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -358,7 +346,7 @@ fn rank_all(config: &Config) -> Result<Vec<Row>, String> {
             // Written afresh with the rows kept, then a line per new row.
             let mut text = format!("{settings}\n{}\n", table::HEADER);
             for r in &rows {
-                text.push_str(&table::csv_line(0, r));
+                text.push_str(&table::csv_line(None, r));
                 text.push('\n');
             }
             write(path, &text)?;
@@ -415,7 +403,7 @@ fn evaluate_all(
                 let row = evaluate_one(config, *start, pos);
                 if let Some(file) = sink {
                     // One write a row, so that a kill leaves whole lines.
-                    let line = format!("{}\n", table::csv_line(0, &row));
+                    let line = format!("{}\n", table::csv_line(None, &row));
                     let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
                     file.write_all(line.as_bytes())
                         .map_err(|e| format!("cannot append to the partial file: {e}"))?;

@@ -54,12 +54,7 @@ impl std::str::FromStr for Start {
 
     /// Reads what `Display` writes.
     fn from_str(s: &str) -> Result<Start, String> {
-        let index = |t: &str| {
-            t.parse::<u16>()
-                .ok()
-                .filter(|n| *n < chess960::COUNT)
-                .ok_or_else(|| format!("'{t}' is not an index in 0..959"))
-        };
+        let index = |t: &str| index(t).ok_or_else(|| format!("'{t}' is not an index in 0..959"));
         match s.split_once(':') {
             _ if s == "-" => Ok(Start::Fen),
             Some((w, b)) => Ok(Start::Dfrc(index(w)?, index(b)?)),
@@ -145,16 +140,15 @@ fn with_position(start: Start) -> (Start, Position) {
     (start, start.position().expect("indices were checked"))
 }
 
+/// A Chess960 index, 0..959.
+fn index(text: &str) -> Option<u16> {
+    text.parse::<u16>().ok().filter(|n| *n < chess960::COUNT)
+}
+
 /// `a` or `a-b` within 0..959, as an inclusive range.
 fn range(text: &str, token: &str) -> Result<std::ops::RangeInclusive<u16>, String> {
     let (a, b) = text.split_once('-').unwrap_or((text, text));
-    let parse = |s: &str| {
-        s.trim()
-            .parse::<u16>()
-            .ok()
-            .filter(|n| *n < chess960::COUNT)
-    };
-    match (parse(a), parse(b)) {
+    match (index(a.trim()), index(b.trim())) {
         (Some(a), Some(b)) => Ok(a.min(b)..=a.max(b)),
         _ => Err(format!("'{token}' is not an index or range in 0..959")),
     }

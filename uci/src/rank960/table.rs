@@ -65,17 +65,13 @@ fn parse_score(text: &str) -> Option<i32> {
     }
 }
 
-/// One CSV line, without its end; `rank` 0 is written as `-` (a row of a
-/// run still going).
-pub fn csv_line(rank: usize, r: &Row) -> String {
+/// One CSV line, without its end; a row of a run still going has no rank
+/// yet and is written with `-`.
+pub fn csv_line(rank: Option<usize>, r: &Row) -> String {
     let (w, d, l) = r.wdl;
     format!(
         "{},{},{},{},{w},{d},{l},{},{},{},{}",
-        if rank == 0 {
-            "-".to_string()
-        } else {
-            rank.to_string()
-        },
+        rank.map_or_else(|| "-".to_string(), |n| n.to_string()),
         r.start,
         r.pos.fen(),
         score_text(r.score),
@@ -91,7 +87,7 @@ pub fn csv_line(rank: usize, r: &Row) -> String {
 pub fn csv(rows: &[Row], with_pairs: bool) -> String {
     let mut s = format!("{HEADER}\n");
     for (i, r) in rows.iter().enumerate() {
-        s.push_str(&csv_line(i + 1, r));
+        s.push_str(&csv_line(Some(i + 1), r));
         s.push('\n');
     }
     if with_pairs {
