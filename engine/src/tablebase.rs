@@ -470,7 +470,8 @@ mod tests {
             .unwrap_or_else(|_| format!("{}/../../shared/syzygy", env!("CARGO_MANIFEST_DIR")));
         assert!(
             Path::new(&dir).join("KRPvKR.rtbw").is_file(),
-            "no KRPvKR.rtbw in {dir}: set CASTELLA_SYZYGY to a folder of the 3- to 5-piece tables"
+            "no KRPvKR.rtbw in {dir}: set CASTELLA_SYZYGY to the absolute path of a folder of the \
+             3- to 5-piece tables (tests run in engine/)"
         );
         let tb = Tablebases::open(&dir).0.expect("tables");
         // K+R+P v K+R where the DTZ of most moves needs KRRvKR (a rook
