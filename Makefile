@@ -19,7 +19,7 @@ all:
 	cp target/native/release/castella $(EXE)
 
 tools:
-	$(NATIVE) $(CARGO) build --release -p castella-bench --target-dir target/native
+	$(NATIVE) $(CARGO) build --release -p castella-train --target-dir target/native
 	@echo "built target/native/release/{datagen,data,nnue-train}"
 
 release:

@@ -7,6 +7,7 @@
 //! score, because each half of the network sees the board from its own
 //! side.
 
+pub mod bytes;
 mod explain;
 pub mod nnue;
 mod phase;

@@ -17,6 +17,7 @@ use super::{
     is_valid_hidden, Inputs, Network, HIDDEN_STEP, INPUTS, KING_SQUARES, MAX_BUCKETS, MAX_HIDDEN,
     QB, QB_FINE,
 };
+use crate::bytes::Reader;
 
 const MAGIC: &[u8; 4] = b"CSNN";
 
@@ -77,27 +78,6 @@ pub fn header(
     bytes
 }
 
-/// Reads little-endian values off the front of a byte slice.
-struct Reader<'a>(&'a [u8]);
-
-impl Reader<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
-        if self.0.len() < N {
-            return Err("the network file is truncated".into());
-        }
-        let (head, rest) = self.0.split_at(N);
-        self.0 = rest;
-        Ok(head.try_into().expect("split_at gave N bytes"))
-    }
-
-    fn i16s(&mut self, out: &mut [i16]) -> Result<(), String> {
-        for v in out {
-            *v = i16::from_le_bytes(self.take()?);
-        }
-        Ok(())
-    }
-}
-
 impl Network {
     /// Reads and parses the network file at `path`; an error says why it
     /// could not be read or what is wrong with it.
@@ -108,18 +88,18 @@ impl Network {
 
     /// Parses a network file; an error says what is wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let mut r = Reader(bytes);
+        let mut r = Reader::new(bytes, "the network file is truncated");
         if &r.take::<4>()? != MAGIC {
             return Err("not a Castella network file (bad magic)".into());
         }
-        let hidden = u32::from_le_bytes(r.take()?) as usize;
+        let hidden = r.u32()? as usize;
         if !is_valid_hidden(hidden) {
             return Err(format!(
                 "the network has {hidden} hidden neurons; this build reads multiples of \
                  {HIDDEN_STEP} up to {MAX_HIDDEN}"
             ));
         }
-        let flags = u32::from_le_bytes(r.take()?);
+        let flags = r.u32()?;
         if flags & !(RESIDUAL | SCRELU | BUCKETS | FINE_OUTPUT | KING_BUCKETS | UNMIRRORED) != 0 {
             return Err(format!("unknown network flags {flags:#x}"));
         }
@@ -134,7 +114,7 @@ impl Network {
             );
         }
         let buckets = if flags & BUCKETS != 0 {
-            u32::from_le_bytes(r.take()?) as usize
+            r.u32()? as usize
         } else {
             1
         };
@@ -174,9 +154,9 @@ impl Network {
             r.i16s(&mut half[..hidden])?;
         }
         for bias in &mut net.output_bias[..buckets] {
-            *bias = i32::from_le_bytes(r.take()?);
+            *bias = r.i32()?;
         }
-        if !r.0.is_empty() {
+        if !r.is_empty() {
             return Err("the network file has trailing bytes".into());
         }
         let too_large = net

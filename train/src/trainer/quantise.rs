@@ -182,9 +182,9 @@ pub fn widen(from: &[f32], narrow: &Shape, mut fresh: Vec<f32>, wide: &Shape) ->
 mod tests {
     use super::*;
     use crate::games::{GameResult, Scored};
-    use crate::train::model::testing::*;
-    use crate::train::model::{init, output_cp};
-    use crate::train::sample::{Distill, Labels, Sample, Target, Teacher};
+    use crate::trainer::model::testing::*;
+    use crate::trainer::model::{init, output_cp};
+    use crate::trainer::sample::{Distill, Labels, Sample, Target, Teacher};
     use castella_eval::nnue::Network;
     use castella_movegen::Position;
     use rand::rngs::StdRng;

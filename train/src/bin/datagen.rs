@@ -6,8 +6,8 @@
 //!         [--seed S] [--threads T] [--chunk N]
 //! ```
 //!
-//! Plays `--games` games (see `castella_bench::selfplay`) and writes them to
-//! `DIR/NAME.games` in the binary game format (`castella_bench::games`):
+//! Plays `--games` games (see `castella_train::selfplay`) and writes them to
+//! `DIR/NAME.games` in the binary game format (`castella_train::games`):
 //! every move with the search's score, so any position can be rebuilt and
 //! filtered when it is loaded. `DIR` defaults to `$CASTELLA_DATA`, else
 //! `$HOME/castella-data`; `NAME` to `seed<S>`. `DIR/manifest.tsv` lists
@@ -24,8 +24,8 @@
 //! writes `NAME.games` it holds `DIR/NAME.lock`, and a second run on the
 //! same file is refused.
 
-use castella_bench::games::{self, Game};
-use castella_bench::selfplay::{self, Settings};
+use castella_train::games::{self, Game};
+use castella_train::selfplay::{self, Settings};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -335,7 +335,7 @@ fn main() {
             .error(clap::error::ErrorKind::ValueValidation, e)
             .exit()
     });
-    castella_bench::set_threads(config.threads);
+    castella_train::set_threads(config.threads);
     if let Err(e) = run(&config) {
         eprintln!("datagen: {e}");
         std::process::exit(1);

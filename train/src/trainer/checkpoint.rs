@@ -1,6 +1,7 @@
 //! The trainer's state after an epoch, to resume from: the float
 //! parameters, the optimiser's moments and where training stood.
 
+use castella_eval::bytes::Reader;
 use std::path::Path;
 
 const MAGIC: &[u8; 4] = b"CSCK";
@@ -37,11 +38,11 @@ impl Checkpoint {
 
     /// Reads a checkpoint of a network with `expected` parameters.
     pub fn from_bytes(b: &[u8], expected: usize) -> Result<Checkpoint, String> {
-        if b.len() < 28 || &b[..4] != MAGIC {
+        let mut r = Reader::new(b, "not a trainer checkpoint");
+        if b.len() < 28 || r.take::<4>()? != *MAGIC {
             return Err("not a trainer checkpoint".into());
         }
-        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
-        let params = u32_at(4) as usize;
+        let params = r.u32()? as usize;
         if params != expected {
             return Err(format!(
                 "the checkpoint has {params} parameters; this network has {expected} \
@@ -55,17 +56,19 @@ impl Checkpoint {
                 28 + 12 * params
             ));
         }
-        let floats: Vec<f32> = b[28..]
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-            .collect();
+        let (epoch, steps, best) = (r.u32()?, r.u64()?, r.f64()?);
+        let mut floats = |n: usize| {
+            (0..n)
+                .map(|_| r.f32())
+                .collect::<Result<Vec<f32>, String>>()
+        };
         Ok(Checkpoint {
-            epoch: u32_at(8),
-            steps: u64::from_le_bytes(b[12..20].try_into().expect("8 bytes")),
-            best: f64::from_le_bytes(b[20..28].try_into().expect("8 bytes")),
-            params: floats[..params].to_vec(),
-            m: floats[params..2 * params].to_vec(),
-            v: floats[2 * params..].to_vec(),
+            epoch,
+            steps,
+            best,
+            params: floats(params)?,
+            m: floats(params)?,
+            v: floats(params)?,
         })
     }
 

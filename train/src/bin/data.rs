@@ -21,9 +21,9 @@
 //! A damaged or truncated file is read up to the damage, with a warning
 //! saying where; a file that is not a game file is an error.
 
-use castella_bench::filter::Filter;
-use castella_bench::games::{self, Game, GameResult, Scored, Termination};
 use castella_movegen::Color;
+use castella_train::filter::Filter;
+use castella_train::games::{self, Game, GameResult, Scored, Termination};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::io::Write;

@@ -78,13 +78,13 @@
 //! `--baseline NET` (repeatable) first prints the validation error of the
 //! whole evaluation with that network, for comparison.
 
-use castella_bench::filter::Filter;
-use castella_bench::train::model::{Activation, Shape};
-use castella_bench::train::sample::{Distill, Target};
-use castella_bench::train::{self, Config};
 use castella_eval::nnue::{
     is_valid_hidden, Inputs, HIDDEN_STEP, KING_SQUARES, MAX_BUCKETS, MAX_HIDDEN,
 };
+use castella_train::filter::Filter;
+use castella_train::trainer::model::{Activation, Shape};
+use castella_train::trainer::sample::{Distill, Target};
+use castella_train::trainer::{self, Config};
 
 /// The command line.
 fn command() -> clap::Command {
@@ -348,8 +348,8 @@ fn main() {
             .error(clap::error::ErrorKind::ValueValidation, e)
             .exit()
     });
-    castella_bench::set_threads(threads);
-    if let Err(e) = train::run(&config) {
+    castella_train::set_threads(threads);
+    if let Err(e) = trainer::run(&config) {
         eprintln!("nnue-train: {e}");
         std::process::exit(1);
     }

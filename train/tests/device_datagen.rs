@@ -1,4 +1,4 @@
-//! `bench/tools/device-datagen.sh`, the script that fills a borrowed
+//! `train/device-datagen.sh`, the script that fills a borrowed
 //! many-core machine with self-play games, run here for a few seconds:
 //! its time limit stops `datagen` mid-run, and what was played comes
 //! back merged and readable.
@@ -10,7 +10,7 @@ use std::process::Command;
 fn device_datagen_script_keeps_what_it_played() {
     let datagen = Path::new(env!("CARGO_BIN_EXE_datagen"));
     let bin = datagen.parent().expect("datagen sits in a directory");
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/device-datagen.sh");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/device-datagen.sh");
     let out = std::env::temp_dir().join(format!("castella-device-datagen-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let run = Command::new("sh")

@@ -4,7 +4,7 @@
 #   device-datagen.sh BIN_DIR OUT_DIR NAME SEED [SECONDS [DATAGEN_ARGS...]]
 #
 # Runs `datagen` from BIN_DIR (a build for any x86-64: `cargo build
-# --release -p castella-bench`; the machine may have no Rust toolchain)
+# --release -p castella-train`; the machine may have no Rust toolchain)
 # on every core for SECONDS (default 480), then merges what was played
 # into OUT_DIR/NAME-a.games and NAME-b.games with a log: a lent machine
 # hands back at most eight files of 16 MiB, and 16 cores make about

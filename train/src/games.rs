@@ -25,6 +25,7 @@
 //! length and checksum and replays every move, and stops at the first bad
 //! chunk, keeping what came before it and saying where it stopped.
 
+use castella_eval::bytes::Reader;
 use castella_movegen::{Color, Move, Position};
 use std::io::{Read, Write};
 
@@ -248,7 +249,7 @@ impl Game {
         }
     }
 
-    fn decode(r: &mut Bytes) -> Result<Game, String> {
+    fn decode(r: &mut Reader) -> Result<Game, String> {
         let index = r.u32()?;
         let back_ranks = (r.u16()?, r.u16()?);
         let opening = (0..r.u8()?)
@@ -271,29 +272,6 @@ impl Game {
         };
         game.for_each_position(|_| {})?;
         Ok(game)
-    }
-}
-
-/// Reads little-endian values off a byte slice.
-struct Bytes<'a>(&'a [u8]);
-
-impl Bytes<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
-        if self.0.len() < N {
-            return Err("a game runs past the end of its chunk".into());
-        }
-        let (head, rest) = self.0.split_at(N);
-        self.0 = rest;
-        Ok(head.try_into().expect("split_at gave N bytes"))
-    }
-    fn u8(&mut self) -> Result<u8, String> {
-        Ok(self.take::<1>()?[0])
-    }
-    fn u16(&mut self) -> Result<u16, String> {
-        Ok(u16::from_le_bytes(self.take()?))
-    }
-    fn u32(&mut self) -> Result<u32, String> {
-        Ok(u32::from_le_bytes(self.take()?))
     }
 }
 
@@ -350,13 +328,14 @@ pub fn parse(bytes: &[u8]) -> Result<Contents, String> {
     if bytes.len() < 8 || &bytes[..4] != FILE_MAGIC {
         return Err("not a Castella game file (bad magic)".into());
     }
-    let version = u16::from_le_bytes([bytes[4], bytes[5]]);
+    let mut header = Reader::new(&bytes[4..], "the header is truncated");
+    let version = header.u16()?;
     if version != VERSION {
         return Err(format!(
             "game file version {version}; this build reads version {VERSION}"
         ));
     }
-    let n = u16::from_le_bytes([bytes[6], bytes[7]]) as usize;
+    let n = header.u16()? as usize;
     let settings = bytes.get(8..8 + n).ok_or("the header is truncated")?;
     let settings = std::str::from_utf8(settings)
         .map_err(|_| "the header's settings are not UTF-8")?
@@ -388,15 +367,16 @@ pub fn parse(bytes: &[u8]) -> Result<Contents, String> {
 }
 
 fn parse_chunk(bytes: &[u8]) -> Result<(Vec<Game>, u32, usize), String> {
-    if bytes.len() < CHUNK_HEADER {
-        return Err("truncated header".into());
-    }
-    if &bytes[..4] != CHUNK_MAGIC {
+    let mut header = Reader::new(bytes, "truncated header");
+    let (magic, len, next_index, sum) = (
+        header.take::<4>()?,
+        header.u32()? as usize,
+        header.u32()?,
+        header.u32()?,
+    );
+    if &magic != CHUNK_MAGIC {
         return Err("bad magic".into());
     }
-    let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
-    let len = word(4) as usize;
-    let next_index = word(8);
     if len > MAX_CHUNK {
         return Err(format!("implausible length {len}"));
     }
@@ -406,12 +386,12 @@ fn parse_chunk(bytes: &[u8]) -> Result<(Vec<Game>, u32, usize), String> {
             bytes.len() - CHUNK_HEADER
         )
     })?;
-    if checksum(payload) != word(12) {
+    if checksum(payload) != sum {
         return Err("checksum mismatch".into());
     }
-    let mut r = Bytes(payload);
+    let mut r = Reader::new(payload, "a game runs past the end of its chunk");
     let mut games = Vec::new();
-    while !r.0.is_empty() {
+    while !r.is_empty() {
         games.push(Game::decode(&mut r)?);
     }
     Ok((games, next_index, CHUNK_HEADER + len))

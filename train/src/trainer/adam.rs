@@ -157,7 +157,7 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::model::testing::{shapes, three_king_buckets};
+    use crate::trainer::model::testing::{shapes, three_king_buckets};
 
     /// With no gradient a step only decays: the king buckets' own rows
     /// at `bucket_decay` where the network has a factoriser, everything
