@@ -1,7 +1,7 @@
 //! Iterative deepening at the root: aspiration windows, the root move
 //! loop, MultiPV, time checks between iterations, and the `info` lines.
 
-use super::{moved_key, Job, RootMove, Searcher, ThreadResult};
+use super::{moved_key, Job, RootMove, Run, Searcher, ThreadResult};
 use crate::history::NO_CONTEXT;
 use crate::params;
 use crate::report::{Bound, Event, Info, Reporter};
@@ -25,16 +25,19 @@ impl Searcher {
             tablebases,
             syzygy,
         } = job;
-        self.tb = tablebases.cloned();
-        self.tb_root = None;
-        self.tb_options = syzygy;
-        self.tb_pieces = tablebases.map_or(0, |t| t.max_pieces().min(syzygy.limit));
-        self.tt = Some(tt.clone());
-        self.control = Some(control.clone());
-        self.time = Some(time);
+        let tb = tablebases.map(|t| &**t);
+        let mut run = Run {
+            tt,
+            control,
+            time,
+            tb,
+            tb_options: syzygy,
+            tb_pieces: tb.map_or(0, |t| t.max_pieces().min(syzygy.limit)),
+            tb_root: None,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+        };
         self.nodes = 0;
         self.stopped = false;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.history.new_search();
         // A tune may have moved the reduction parameters since the table
         // was made.
@@ -63,14 +66,11 @@ impl Searcher {
         // In the tables: search only the moves that keep the best outcome
         // (and, winning, reach the next capture or pawn move soonest).
         // Every thread, so that whichever thread's move is played keeps it.
-        if root.occupied().count() as usize <= self.tb_pieces {
-            let ranked = self
-                .tb
-                .as_deref()
-                .and_then(|tb| tb.rank_root(root, self.tb_options.rule50));
+        if root.occupied().count() as usize <= run.tb_pieces {
+            let ranked = tb.and_then(|tb| tb.rank_root(root, syzygy.rule50));
             if let Some((mut keep, outcome)) = ranked {
                 self.tbhits += (self.id == 0) as u64;
-                self.tb_root = Some(outcome.value(0, self.tb_options.rule50));
+                run.tb_root = Some(outcome.value(0, syzygy.rule50));
                 // Winning, never step back into a position of the game:
                 // with distances unknown (tables missing) the search could
                 // otherwise walk into a repetition.
@@ -89,11 +89,10 @@ impl Searcher {
                 }
             }
         }
+        let run = &run;
         let mut result = ThreadResult::default();
         if root_moves.is_empty() {
             result.score = if root.in_check() { -MATE } else { DRAW };
-            self.tt = None;
-            self.control = None;
             return result;
         }
         result.best = root_moves[0].mv;
@@ -124,7 +123,7 @@ impl Searcher {
             }
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
-                self.aspiration(root, &mut root_moves, pv_idx, depth as i32, report);
+                self.aspiration(run, root, &mut root_moves, pv_idx, depth as i32, report);
                 if self.stopped {
                     break;
                 }
@@ -145,7 +144,7 @@ impl Searcher {
             }
             result.depth = depth;
             if let Some(r) = report {
-                self.report_iteration(root, &root_moves, multipv, depth, r);
+                self.report_iteration(run, root, &root_moves, multipv, depth, r);
             }
 
             let best = &root_moves[0];
@@ -172,12 +171,12 @@ impl Searcher {
                     * (1.0
                         + (score_drop as f64 / params::tm_drop_div() as f64)
                             .min(params::tm_drop_max() as f64 / 100.0));
-                let pondering = self.control().pondering.load(Ordering::Relaxed);
-                if !pondering && self.time.is_some_and(|t| t.soft_exceeded(scale)) {
+                let pondering = run.control.pondering.load(Ordering::Relaxed);
+                if !pondering && run.time.soft_exceeded(scale) {
                     break;
                 }
                 if let Some(soft) = limits.soft_nodes {
-                    if self.control().total_nodes().max(self.nodes) >= soft {
+                    if run.control.total_nodes().max(self.nodes) >= soft {
                         break;
                     }
                 }
@@ -198,34 +197,30 @@ impl Searcher {
             .map(|rm| (rm.mv, rm.score))
             .collect();
         if result.ponder.is_none() {
-            result.ponder = self.ponder_from_tt(root, best.mv);
+            result.ponder = self.ponder_from_tt(run, root, best.mv);
         }
-        self.control().nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        run.control.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         let (depth, bound) = took_over.map_or((result.depth, Bound::Exact), |d| (d, Bound::Lower));
-        result.line = Some(self.info(root, best, 0, depth, bound));
+        result.line = Some(self.info(run, root, best, 0, depth, bound));
         // Nothing reported yet: nothing for the line to correct.
         result.shown = if last_best.is_null() {
             best.mv
         } else {
             last_best
         };
-        // Let go of the shared table so the engine can clear or resize it
-        // in place.
-        self.publish_tbhits();
-        self.tt = None;
-        self.control = None;
-        self.tb = None;
+        self.publish_tbhits(run);
         result
     }
 
-    fn ponder_from_tt(&self, root: &Position, best: Move) -> Option<Move> {
+    fn ponder_from_tt(&self, run: &Run, root: &Position, best: Move) -> Option<Move> {
         let child = root.play(best);
-        let mv = self.tt().probe(child.key())?.mv;
+        let mv = run.tt.probe(child.key())?.mv;
         child.is_legal(mv).then_some(mv)
     }
 
     fn aspiration(
         &mut self,
+        run: &Run,
         root: &Position,
         root_moves: &mut [RootMove],
         pv_idx: usize,
@@ -240,7 +235,7 @@ impl Searcher {
             (-INFINITE, INFINITE)
         };
         loop {
-            let score = self.root_search(root, root_moves, pv_idx, alpha, beta, depth);
+            let score = self.root_search(run, root, root_moves, pv_idx, alpha, beta, depth);
             if self.stopped {
                 return;
             }
@@ -256,8 +251,9 @@ impl Searcher {
                 return;
             };
             if let Some(r) = report {
-                if self.time.is_some_and(|t| t.elapsed_ms() > 2000) {
-                    let info = self.info(root, &root_moves[pv_idx], pv_idx, depth as u32, bound);
+                if run.time.elapsed_ms() > 2000 {
+                    let info =
+                        self.info(run, root, &root_moves[pv_idx], pv_idx, depth as u32, bound);
                     r(Event::Info(info));
                 }
             }
@@ -265,8 +261,10 @@ impl Searcher {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn root_search(
         &mut self,
+        run: &Run,
         root: &Position,
         root_moves: &mut [RootMove],
         pv_idx: usize,
@@ -287,25 +285,25 @@ impl Searcher {
         #[allow(clippy::needless_range_loop)]
         for i in pv_idx..root_moves.len() {
             let mv = root_moves[i].mv;
-            let child = self.play(root, mv, 0);
+            let child = self.play(run, root, mv, 0);
             self.played[0] = mv;
             self.moved[0] = Some(moved_key(root, mv));
             let ext = child.in_check() as i32;
             let new_depth = depth - 1 + ext;
             let score = if i == pv_idx {
-                -self.search(&child, -beta, -alpha, new_depth, 1, false)
+                -self.search(run, &child, -beta, -alpha, new_depth, 1, false)
             } else {
                 let r = if depth >= 3 && !root.is_noisy(mv) && !child.in_check() {
                     (self.reductions.plies(depth, i - pv_idx) - 1).clamp(0, new_depth - 1)
                 } else {
                     0
                 };
-                let mut s = -self.search(&child, -alpha - 1, -alpha, new_depth - r, 1, true);
+                let mut s = -self.search(run, &child, -alpha - 1, -alpha, new_depth - r, 1, true);
                 if s > alpha && r > 0 {
-                    s = -self.search(&child, -alpha - 1, -alpha, new_depth, 1, true);
+                    s = -self.search(run, &child, -alpha - 1, -alpha, new_depth, 1, true);
                 }
                 if s > alpha && s < beta {
-                    s = -self.search(&child, -beta, -alpha, new_depth, 1, false);
+                    s = -self.search(run, &child, -beta, -alpha, new_depth, 1, false);
                 }
                 s
             };
@@ -338,16 +336,17 @@ impl Searcher {
 
     fn info(
         &self,
+        run: &Run,
         root: &Position,
         rm: &RootMove,
         pv_idx: usize,
         depth: u32,
         bound: Bound,
     ) -> Info {
-        let control = self.control();
-        let elapsed = self.time.map_or(0, |t| t.elapsed_ms());
+        let control = run.control;
+        let elapsed = run.time.elapsed_ms();
         let nodes = control.total_nodes().max(self.nodes);
-        let score = self.shown(if rm.score == -INFINITE {
+        let score = run.shown(if rm.score == -INFINITE {
             rm.prev_score
         } else {
             rm.score
@@ -361,33 +360,43 @@ impl Searcher {
             wdl: wdl(score, wdl_material(root)),
             nodes,
             nps: nodes * 1000 / elapsed.max(1),
-            hashfull: self.tt().hashfull(),
+            hashfull: run.tt.hashfull(),
             tbhits: control.tbhits.load(Ordering::Relaxed) + self.tbhits,
             time_ms: elapsed,
             pv: rm.pv.clone(),
         }
     }
 
-    /// The value to report: the tables' verdict at a root they cover,
-    /// unless the search found a mate.
-    fn shown(&self, score: i32) -> i32 {
-        match self.tb_root {
-            Some(v) if !is_mate(score) => v,
-            _ => score,
-        }
-    }
-
     fn report_iteration(
         &self,
+        run: &Run,
         root: &Position,
         root_moves: &[RootMove],
         multipv: usize,
         depth: u32,
         report: &Reporter,
     ) {
-        self.control().nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        run.control.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         for (i, rm) in root_moves.iter().take(multipv).enumerate() {
-            report(Event::Info(self.info(root, rm, i, depth, Bound::Exact)));
+            report(Event::Info(self.info(
+                run,
+                root,
+                rm,
+                i,
+                depth,
+                Bound::Exact,
+            )));
+        }
+    }
+}
+
+impl Run<'_> {
+    /// The value to report: the tables' verdict at a root they cover,
+    /// unless the search found a mate.
+    fn shown(&self, score: i32) -> i32 {
+        match self.tb_root {
+            Some(v) if !is_mate(score) => v,
+            _ => score,
         }
     }
 }

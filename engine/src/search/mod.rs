@@ -85,6 +85,23 @@ impl Reductions {
     }
 }
 
+/// What one thread's search reads and never changes, borrowed from its
+/// [`Job`] for as long as the search runs: a search cannot start without
+/// it, nor keep the shared table once it has returned.
+struct Run<'a> {
+    tt: &'a TranspositionTable,
+    control: &'a Control,
+    time: TimeManager,
+    /// Syzygy tables for this search, and how to probe them: `tb_pieces`
+    /// is the most pieces a probe may see (0: none).
+    tb: Option<&'a Tablebases>,
+    tb_options: ProbeOptions,
+    tb_pieces: usize,
+    /// The tables' value of the root, when they cover it.
+    tb_root: Option<i32>,
+    node_limit: u64,
+}
+
 /// One thread's searcher; kept between searches so its history carries over
 /// within a game.
 pub struct Searcher {
@@ -113,18 +130,6 @@ pub struct Searcher {
     root_depth: i32,
     /// Features turned off for an ablation test (all on normally).
     disabled: Disabled,
-    // Per search:
-    tt: Option<Arc<TranspositionTable>>,
-    control: Option<Arc<Control>>,
-    /// Syzygy tables for this search, and how to probe them: `tb_pieces`
-    /// is the most pieces a probe may see (0: none).
-    tb: Option<Arc<Tablebases>>,
-    tb_options: ProbeOptions,
-    tb_pieces: usize,
-    /// The tables' value of the root, when they cover it.
-    tb_root: Option<i32>,
-    node_limit: u64,
-    time: Option<TimeManager>,
     stopped: bool,
 }
 
@@ -149,14 +154,6 @@ impl Searcher {
             seldepth: 0,
             root_depth: 0,
             disabled: Disabled::from_env().0,
-            tt: None,
-            control: None,
-            tb: None,
-            tb_options: ProbeOptions::default(),
-            tb_pieces: 0,
-            tb_root: None,
-            node_limit: u64::MAX,
-            time: None,
             stopped: false,
         }
     }
@@ -209,12 +206,12 @@ impl Searcher {
     /// the move is made (the child probes it at once), from the predicted
     /// key, and again from the real one in the rare case they differ.
     #[inline]
-    fn play(&mut self, pos: &Position, mv: Move, ply: usize) -> Position {
+    fn play(&mut self, run: &Run, pos: &Position, mv: Move, ply: usize) -> Position {
         let predicted = pos.key_after(mv);
-        self.tt().prefetch(predicted);
+        run.tt.prefetch(predicted);
         let child = pos.play(mv);
         if child.key() != predicted {
-            self.tt().prefetch(child.key());
+            run.tt.prefetch(child.key());
         }
         self.nnue.push(ply + 1, pos, &child);
         child
@@ -222,55 +219,47 @@ impl Searcher {
 
     /// `pos` with the move passed to the opponent, prefetched like [`Self::play`].
     #[inline]
-    fn play_null(&mut self, pos: &Position, ply: usize) -> Position {
+    fn play_null(&mut self, run: &Run, pos: &Position, ply: usize) -> Position {
         let mut child = *pos;
         child.make_null();
-        self.tt().prefetch(child.key());
+        run.tt.prefetch(child.key());
         self.nnue.push(ply + 1, pos, &child);
         child
     }
 
-    fn tt(&self) -> &TranspositionTable {
-        self.tt.as_deref().expect("set for the search")
-    }
-
-    fn control(&self) -> &Control {
-        self.control.as_deref().expect("set for the search")
-    }
-
     /// Adds this thread's new tablebase hits to the search's total.
-    fn publish_tbhits(&mut self) {
+    fn publish_tbhits(&mut self, run: &Run) {
         if self.tbhits > 0 {
             let hits = std::mem::take(&mut self.tbhits);
-            self.control().tbhits.fetch_add(hits, Ordering::Relaxed);
+            run.control.tbhits.fetch_add(hits, Ordering::Relaxed);
         }
     }
 
     /// Called at each node: every 1024 nodes publishes the node count, and
     /// on the main thread enforces the hard time and node limits.
     #[inline]
-    fn check_stop(&mut self) -> bool {
+    fn check_stop(&mut self, run: &Run) -> bool {
         if self.stopped {
             return true;
         }
         if self.nodes & 1023 == 0 {
-            self.publish_tbhits();
-            let control = self.control();
+            self.publish_tbhits(run);
+            let control = run.control;
             control.nodes[self.id].store(self.nodes, Ordering::Relaxed);
             if self.id == 0 {
                 let pondering = control.pondering.load(Ordering::Relaxed);
-                let out_of_time = !pondering && self.time.is_some_and(|t| t.hard_exceeded());
+                let out_of_time = !pondering && run.time.hard_exceeded();
                 let out_of_nodes =
-                    self.node_limit != u64::MAX && control.total_nodes() >= self.node_limit;
+                    run.node_limit != u64::MAX && control.total_nodes() >= run.node_limit;
                 if out_of_time || out_of_nodes {
                     control.stop.store(true, Ordering::Relaxed);
                 }
             }
         }
-        if self.id == 0 && self.nodes >= self.node_limit {
-            self.control().stop.store(true, Ordering::Relaxed);
+        if self.id == 0 && self.nodes >= run.node_limit {
+            run.control.stop.store(true, Ordering::Relaxed);
         }
-        self.stopped = self.control().stop.load(Ordering::Relaxed);
+        self.stopped = run.control.stop.load(Ordering::Relaxed);
         self.stopped
     }
 

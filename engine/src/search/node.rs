@@ -1,7 +1,7 @@
 //! The principal-variation node search: table cutoffs, pruning,
 //! extensions, reductions and the history updates of a node.
 
-use super::{moved_key, table_adjusted, Searcher, PLY};
+use super::{moved_key, table_adjusted, Run, Searcher, PLY};
 use crate::ablation::Disabled;
 use crate::draw::{is_insufficient_material, is_repetition};
 use crate::history::{bonus, malus, NO_CONTEXT};
@@ -17,8 +17,12 @@ use castella_movegen::{Move, Piece, Position};
 impl Searcher {
     /// The principal-variation search. Fail-soft: the value may lie outside
     /// (alpha, beta).
+    // The arguments are the recursion's state; a struct of them would be
+    // built and torn down at every node.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn search(
         &mut self,
+        run: &Run,
         pos: &Position,
         mut alpha: i32,
         mut beta: i32,
@@ -29,10 +33,10 @@ impl Searcher {
         let pv_node = beta - alpha > 1;
         self.pv_len[ply] = ply;
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(run, pos, alpha, beta, ply);
         }
         self.nodes += 1;
-        if self.check_stop() {
+        if self.check_stop(run) {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
@@ -67,7 +71,7 @@ impl Searcher {
         // A search that leaves a move out is not this position's search:
         // it neither takes nor leaves a table entry.
         let entry = if excluded.is_null() {
-            self.tt().probe(key)
+            run.tt.probe(key)
         } else {
             None
         };
@@ -108,15 +112,15 @@ impl Searcher {
         // no castling rights left (read from the rights, never guessed from
         // where kings and rooks stand: wrong in Chess960).
         let pieces = pos.occupied().count() as usize;
-        if pieces <= self.tb_pieces
+        if pieces <= run.tb_pieces
             && excluded.is_null()
             && pos.halfmove_clock() == 0
             && pos.castling().is_empty()
-            && (depth >= self.tb_options.depth || pieces < self.tb_pieces)
+            && (depth >= run.tb_options.depth || pieces < run.tb_pieces)
         {
-            if let Some(outcome) = self.tb.as_deref().and_then(|tb| tb.probe_wdl(pos)) {
+            if let Some(outcome) = run.tb.and_then(|tb| tb.probe_wdl(pos)) {
                 self.tbhits += 1;
-                let v = outcome.value(ply, self.tb_options.rule50);
+                let v = outcome.value(ply, run.tb_options.rule50);
                 // A win is at least this (a mate may be better), a loss at
                 // most; a draw is exact.
                 let holds = if v >= TB_WIN_BOUND {
@@ -154,7 +158,7 @@ impl Searcher {
                 && eval + params::razor_base() + params::razor_depth_sq() * depth * depth < alpha
                 && alpha.abs() < MATE_BOUND
             {
-                let v = self.qsearch(pos, alpha - 1, alpha, ply);
+                let v = self.qsearch(run, pos, alpha - 1, alpha, ply);
                 if self.stopped {
                     return 0;
                 }
@@ -185,11 +189,11 @@ impl Searcher {
                 let r = params::nmp_base()
                     + depth / params::nmp_depth_div()
                     + ((eval - beta) / params::nmp_eval_div()).min(params::nmp_eval_max());
-                let child = self.play_null(pos, ply);
+                let child = self.play_null(run, pos, ply);
                 self.played[ply] = Move::NULL;
                 self.moved[ply] = None;
                 self.keys.push(key);
-                let v = -self.search(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                let v = -self.search(run, &child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.keys.pop();
                 if self.stopped {
                     return 0;
@@ -219,12 +223,13 @@ impl Searcher {
                 if is_bad_capture(order) || !see_ge(pos, mv, probcut_beta - eval) {
                     continue;
                 }
-                let child = self.play(pos, mv, ply);
+                let child = self.play(run, pos, mv, ply);
                 self.played[ply] = mv;
                 self.moved[ply] = Some(moved_key(pos, mv));
-                let mut v = -self.qsearch(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
+                let mut v = -self.qsearch(run, &child, -probcut_beta, -probcut_beta + 1, ply + 1);
                 if v >= probcut_beta && !self.stopped {
                     v = -self.search(
+                        run,
                         &child,
                         -probcut_beta,
                         -probcut_beta + 1,
@@ -246,7 +251,7 @@ impl Searcher {
                 return 0;
             }
             if let Some((mv, v)) = cut {
-                self.tt().store(
+                run.tt.store(
                     key,
                     TtEntry {
                         mv,
@@ -288,7 +293,7 @@ impl Searcher {
             {
                 let s_beta = v - params::se_margin() * depth;
                 self.excluded[ply] = tt_move;
-                let s = self.search(pos, s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
+                let s = self.search(run, pos, s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
                 self.excluded[ply] = Move::NULL;
                 self.evals[ply] = eval;
                 if self.stopped {
@@ -382,7 +387,7 @@ impl Searcher {
                 }
             }
 
-            let child = self.play(pos, mv, ply);
+            let child = self.play(run, pos, mv, ply);
             self.played[ply] = mv;
             self.moved[ply] = Some(mk);
             let gives_check = child.in_check();
@@ -397,6 +402,7 @@ impl Searcher {
 
             let score = if moves_searched == 0 {
                 -self.search(
+                    run,
                     &child,
                     -beta,
                     -alpha,
@@ -424,7 +430,7 @@ impl Searcher {
                     r = (f / PLY).clamp(0, new_depth - 1);
                 }
                 let reduced = new_depth - r;
-                let mut s = -self.search(&child, -alpha - 1, -alpha, reduced, ply + 1, true);
+                let mut s = -self.search(run, &child, -alpha - 1, -alpha, reduced, ply + 1, true);
                 let mut full = new_depth;
                 if s > alpha && r > 0 {
                     // The reduced search beat alpha: search at full depth,
@@ -438,11 +444,11 @@ impl Searcher {
                         full -= (s < best_score + new_depth) as i32;
                     }
                     if full > reduced {
-                        s = -self.search(&child, -alpha - 1, -alpha, full, ply + 1, !cut_node);
+                        s = -self.search(run, &child, -alpha - 1, -alpha, full, ply + 1, !cut_node);
                     }
                 }
                 if pv_node && s > alpha && s < beta {
-                    s = -self.search(&child, -beta, -alpha, full, ply + 1, false);
+                    s = -self.search(run, &child, -beta, -alpha, full, ply + 1, false);
                 }
                 s
             };
@@ -517,7 +523,7 @@ impl Searcher {
         }
         // The static evaluation (0 in check), not the corrected or
         // table-adjusted guess: the next probe adjusts it again.
-        self.tt().store(
+        run.tt.store(
             key,
             TtEntry {
                 mv: best_move,

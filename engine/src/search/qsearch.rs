@@ -1,7 +1,7 @@
 //! The quiescence search: captures and promotions (every evasion in
 //! check) until the position is quiet.
 
-use super::{moved_key, table_adjusted, Searcher};
+use super::{moved_key, table_adjusted, Run, Searcher};
 use crate::ablation::Disabled;
 use crate::draw::is_insufficient_material;
 use crate::history::NO_CONTEXT;
@@ -15,10 +15,17 @@ use castella_movegen::{Move, Position};
 impl Searcher {
     /// Captures and promotions until the position is quiet (all evasions
     /// when in check), with stand-pat.
-    pub(super) fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(super) fn qsearch(
+        &mut self,
+        run: &Run,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.nodes += 1;
         self.pv_len[ply] = ply;
-        if self.check_stop() {
+        if self.check_stop(run) {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
@@ -34,7 +41,7 @@ impl Searcher {
             };
         }
         let key = pos.key();
-        let entry = self.tt().probe(key);
+        let entry = run.tt.probe(key);
         let tt_pv = self.on_pv(beta - alpha > 1, entry);
         if let Some(e) = entry {
             let v = from_tt(e.value, ply);
@@ -94,8 +101,8 @@ impl Searcher {
             }
             self.played[ply] = mv;
             self.moved[ply] = Some(moved_key(pos, mv));
-            let child = self.play(pos, mv, ply);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            let child = self.play(run, pos, mv, ply);
+            let score = -self.qsearch(run, &child, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
             }
@@ -119,7 +126,7 @@ impl Searcher {
         } else {
             EntryBound::Upper
         };
-        self.tt().store(
+        run.tt.store(
             key,
             TtEntry {
                 mv: best_move,
