@@ -78,6 +78,35 @@ pub fn header(
     bytes
 }
 
+/// A network's values in the order the file holds them, as the trainer
+/// makes them and [`Network::weights`] gives them back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// The hidden weights (input-major, `rows × hidden`), then the hidden
+    /// biases (`hidden`), in units of 1/QA.
+    pub hidden: Vec<i16>,
+    /// Each output bucket's weights, the side to move's half first
+    /// (`buckets × 2 × hidden`).
+    pub output: Vec<i16>,
+    /// Each output bucket's bias.
+    pub output_bias: Vec<i32>,
+}
+
+/// The network file of `header` (see [`header`]) and `weights`; the
+/// reader checks that they agree on the sizes.
+pub fn write(header: &[u8], weights: &Weights) -> Vec<u8> {
+    let mut bytes = header.to_vec();
+    bytes
+        .reserve(2 * (weights.hidden.len() + weights.output.len()) + 4 * weights.output_bias.len());
+    for w in weights.hidden.iter().chain(&weights.output) {
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
+    for b in &weights.output_bias {
+        bytes.extend_from_slice(&b.to_le_bytes());
+    }
+    bytes
+}
+
 impl Network {
     /// Reads and parses the network file at `path`; an error says why it
     /// could not be read or what is wrong with it.
@@ -174,6 +203,31 @@ impl Network {
     }
 }
 
+impl Network {
+    /// The network's values in file order: [`write()`] with this network's
+    /// header gives back its file.
+    pub fn weights(&self) -> Weights {
+        let h = self.hidden;
+        let mut hidden: Vec<i16> = self
+            .hidden_weights
+            .iter()
+            .flat_map(|row| &row[..h])
+            .copied()
+            .collect();
+        hidden.extend_from_slice(&self.hidden_bias[..h]);
+        Weights {
+            hidden,
+            output: self.output_weights[..self.buckets]
+                .iter()
+                .flatten()
+                .flat_map(|half| &half[..h])
+                .copied()
+                .collect(),
+            output_bias: self.output_bias[..self.buckets].to_vec(),
+        }
+    }
+}
+
 /// The plain network `file` turned into one with mirrored inputs and
 /// `map`'s king buckets, bucket `b`'s input weights the plain ones plus
 /// `b · step` (a non-zero step makes the buckets differ). For tests here
@@ -219,8 +273,8 @@ pub fn king_bucketed_as(file: &[u8], inputs: &Inputs, step: i16) -> Result<Vec<u
 mod tests {
     use super::*;
 
-    /// What [`header`] writes, with a body of the size it promises, is
-    /// read back as the same shape; a wrong magic or a short body is not.
+    /// What [`header`] and [`write()`] write is read back as the same shape
+    /// and values; a wrong magic or a short body is not read.
     #[test]
     fn headers_round_trip() {
         let map4: [u8; KING_SQUARES] = std::array::from_fn(|sq| (sq / 8).min(3) as u8);
@@ -242,6 +296,23 @@ mod tests {
             );
             assert_eq!(net.qb, if fine { QB_FINE } else { QB });
             assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+            // A body of distinct values comes back in place.
+            let mut weights = net.weights();
+            for (i, w) in weights
+                .hidden
+                .iter_mut()
+                .chain(&mut weights.output)
+                .enumerate()
+            {
+                *w = (i % 251) as i16 - 125;
+            }
+            for (i, b) in weights.output_bias.iter_mut().enumerate() {
+                *b = 1000 * i as i32 - 7;
+            }
+            let head = header(hidden, buckets, fine, screlu, &inputs);
+            let file = write(&head, &weights);
+            assert_eq!(file.len(), bytes.len());
+            assert_eq!(Network::from_bytes(&file).unwrap().weights(), weights);
             bytes[0] = b'X';
             let err = Network::from_bytes(&bytes).err().expect("a bad magic");
             assert!(err.contains("bad magic"), "{err}");

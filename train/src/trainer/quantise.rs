@@ -2,7 +2,8 @@
 //! engine reads (`castella_eval::nnue`), and back.
 
 use super::model::{Activation, Shape, CLIP, W1};
-use castella_eval::nnue::{Inputs, INPUTS, MAX_BUCKETS, QA};
+use castella_eval::nnue::file::{self, Weights};
+use castella_eval::nnue::{Inputs, Network, INPUTS, MAX_BUCKETS, QA};
 
 /// The file's header for `shape` (written where the format is read).
 fn header(shape: &Shape) -> Vec<u8> {
@@ -23,19 +24,18 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
     let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
     let (buckets, qb) = (shape.buckets, shape.qb());
     let (w2, b2) = (shape.w2(), shape.b2());
-    let mut bytes = header(shape);
-    bytes.reserve(2 * shape.params() + 4 * MAX_BUCKETS);
-    for &w in &p[W1..w2] {
-        bytes.extend_from_slice(&q(w, QA).to_le_bytes());
-    }
-    for &w in &p[w2..w2 + buckets * 2 * shape.hidden] {
-        bytes.extend_from_slice(&q(w, qb).to_le_bytes());
-    }
-    for &b in &p[b2..b2 + buckets] {
-        let bias = (b * (QA * qb) as f32).round() as i32;
-        bytes.extend_from_slice(&bias.to_le_bytes());
-    }
-    bytes
+    let weights = Weights {
+        hidden: p[W1..w2].iter().map(|&w| q(w, QA)).collect(),
+        output: p[w2..w2 + buckets * 2 * shape.hidden]
+            .iter()
+            .map(|&w| q(w, qb))
+            .collect(),
+        output_bias: p[b2..b2 + buckets]
+            .iter()
+            .map(|&b| (b * (QA * qb) as f32).round() as i32)
+            .collect(),
+    };
+    file::write(&header(shape), &weights)
 }
 
 /// The float parameters a quantised network file holds, to fine-tune it
@@ -45,34 +45,35 @@ pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
         // The shared rows were added into the buckets': they start at zero.
         return dequantise(bytes, &shape.filed()).map(|p| with_factoriser(&p, shape));
     }
-    // Let the engine's reader check the file first.
-    castella_eval::nnue::Network::from_bytes(bytes)?;
-    let expected_len = quantise(&vec![0.0; shape.params()], shape).len();
-    let header = header(shape);
-    if bytes.len() != expected_len || !bytes.starts_with(&header) {
+    let net = Network::from_bytes(bytes)?;
+    if !bytes.starts_with(&header(shape)) {
         return Err(
             "the network's shape (hidden size, buckets, king buckets, activation or \
              output units) differs from the options'"
                 .into(),
         );
     }
+    let weights = net.weights();
     let (w2, b2) = (shape.w2(), shape.b2());
-    let mut at = header.len();
-    let mut next = |n: usize| {
-        let v = &bytes[at..at + n];
-        at += n;
-        v
-    };
+    let (outputs, buckets) = (shape.buckets * 2 * shape.hidden, shape.buckets);
+    if (
+        weights.hidden.len(),
+        weights.output.len(),
+        weights.output_bias.len(),
+    ) != (w2 - W1, outputs, buckets)
+    {
+        return Err("the network's sizes differ from the options' shape".into());
+    }
+    let (qa, qb) = (QA as f32, shape.qb() as f32);
     let mut p = vec![0f32; shape.params()];
-    for w in &mut p[W1..w2] {
-        *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / QA as f32;
+    for (p, &w) in p[W1..w2].iter_mut().zip(&weights.hidden) {
+        *p = w as f32 / qa;
     }
-    let qb = shape.qb();
-    for w in &mut p[w2..w2 + shape.buckets * 2 * shape.hidden] {
-        *w = i16::from_le_bytes(next(2).try_into().unwrap()) as f32 / qb as f32;
+    for (p, &w) in p[w2..w2 + outputs].iter_mut().zip(&weights.output) {
+        *p = w as f32 / qb;
     }
-    for b in &mut p[b2..b2 + shape.buckets] {
-        *b = i32::from_le_bytes(next(4).try_into().unwrap()) as f32 / (QA * qb) as f32;
+    for (p, &b) in p[b2..b2 + buckets].iter_mut().zip(&weights.output_bias) {
+        *p = b as f32 / (qa * qb);
     }
     Ok(p)
 }
@@ -294,6 +295,28 @@ mod tests {
             };
             assert!(dequantise(&bytes, &other).is_err());
         }
+        // The shipped network, whatever its shape, comes back byte for
+        // byte.
+        let file = castella_eval::NETWORK_FILE;
+        let net = Network::from_bytes(file).unwrap();
+        let flags = u32::from_le_bytes(file[8..12].try_into().unwrap());
+        let shipped = Shape {
+            hidden: net.hidden(),
+            activation: if flags & file::SCRELU != 0 {
+                Activation::SCReLU
+            } else {
+                Activation::CReLU
+            },
+            scale: 210.0,
+            buckets: net.weights().output_bias.len(),
+            fine_output: flags & file::FINE_OUTPUT != 0,
+            inputs: *net.inputs(),
+            factoriser: false,
+        };
+        assert_eq!(
+            quantise(&dequantise(file, &shipped).unwrap(), &shipped),
+            file
+        );
     }
 
     /// A plain network copied into every king bucket evaluates as it did
