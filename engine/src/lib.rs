@@ -183,7 +183,7 @@ impl Engine {
                 control: &control,
                 time,
                 report: Some(&report),
-                tablebases: tablebases.as_ref(),
+                tablebases: tablebases.as_deref(),
                 syzygy,
             };
             let result = chosen(strength, search_all(&mut searchers, &pos, job), seed);
@@ -231,7 +231,7 @@ impl Engine {
             control: &control,
             time,
             report,
-            tablebases: self.tablebases.as_ref(),
+            tablebases: self.tablebases.as_deref(),
             syzygy: self.options.syzygy,
         };
         let result = chosen(strength, search_all(&mut self.searchers, pos, job), seed);

@@ -25,14 +25,13 @@ impl Searcher {
             tablebases,
             syzygy,
         } = job;
-        let tb = tablebases.map(|t| &**t);
         let mut run = Run {
             tt,
             control,
             time,
-            tb,
+            tb: tablebases,
             tb_options: syzygy,
-            tb_pieces: tb.map_or(0, |t| t.max_pieces().min(syzygy.limit)),
+            tb_pieces: tablebases.map_or(0, |t| t.max_pieces().min(syzygy.limit)),
             tb_root: None,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
         };
@@ -67,7 +66,7 @@ impl Searcher {
         // (and, winning, reach the next capture or pawn move soonest).
         // Every thread, so that whichever thread's move is played keeps it.
         if root.occupied().count() as usize <= run.tb_pieces {
-            let ranked = tb.and_then(|tb| tb.rank_root(root, syzygy.rule50));
+            let ranked = tablebases.and_then(|tb| tb.rank_root(root, syzygy.rule50));
             if let Some((mut keep, outcome)) = ranked {
                 self.tbhits += (self.id == 0) as u64;
                 run.tb_root = Some(outcome.value(0, syzygy.rule50));

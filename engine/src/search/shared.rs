@@ -7,7 +7,6 @@ use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
 use castella_movegen::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
 
 /// What one search gives each of its threads: the game's earlier
 /// positions, the limits, the shared table and control, the clock, and,
@@ -19,12 +18,12 @@ pub struct Job<'a> {
     pub limits: &'a Limits,
     /// Principal variations to search and report (helpers search one).
     pub multipv: usize,
-    pub tt: &'a Arc<TranspositionTable>,
-    pub control: &'a Arc<Control>,
+    pub tt: &'a TranspositionTable,
+    pub control: &'a Control,
     pub time: TimeManager,
     pub report: Option<&'a Reporter>,
     /// Syzygy tables, if loaded, and how to use them.
-    pub tablebases: Option<&'a Arc<Tablebases>>,
+    pub tablebases: Option<&'a Tablebases>,
     pub syzygy: ProbeOptions,
 }
 

@@ -247,26 +247,31 @@ pub fn king_bucketed_as(file: &[u8], inputs: &Inputs, step: i16) -> Result<Vec<u
     if plain.inputs.keyed() {
         return Err("the network has king buckets already".into());
     }
-    let header = if u32::from_le_bytes(file[8..12].try_into().expect("4 bytes")) & BUCKETS != 0 {
-        16
-    } else {
-        12
+    let Weights {
+        hidden,
+        output,
+        output_bias,
+    } = plain.weights();
+    // The plain input rows once per bucket, shifted by the bucket's step;
+    // the hidden biases follow them.
+    let (rows, biases) = hidden.split_at(INPUTS * plain.hidden);
+    let mut keyed: Vec<i16> = (0..inputs.buckets() as i16)
+        .flat_map(|b| rows.iter().map(move |w| w.saturating_add(b * step)))
+        .collect();
+    keyed.extend_from_slice(biases);
+    let header = header(
+        plain.hidden,
+        plain.buckets,
+        plain.fine_output(),
+        plain.screlu(),
+        inputs,
+    );
+    let weights = Weights {
+        hidden: keyed,
+        output,
+        output_bias,
     };
-    let weights = header + 2 * INPUTS * plain.hidden;
-    let mut out = file[..header].to_vec();
-    out[8] |= KING_BUCKETS as u8;
-    if !inputs.mirrored() {
-        out[8] |= UNMIRRORED as u8;
-    }
-    out.extend_from_slice(&inputs.map());
-    for b in 0..inputs.buckets() as i16 {
-        for w in file[header..weights].chunks_exact(2) {
-            let w = i16::from_le_bytes([w[0], w[1]]).saturating_add(b * step);
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-    }
-    out.extend_from_slice(&file[weights..]);
-    Ok(out)
+    Ok(write(&header, &weights))
 }
 
 #[cfg(test)]

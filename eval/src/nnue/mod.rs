@@ -128,6 +128,21 @@ impl Network {
         &self.inputs
     }
 
+    /// Output buckets by material.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// Whether the activation is SCReLU (else CReLU).
+    pub fn screlu(&self) -> bool {
+        self.squared
+    }
+
+    /// Whether the output weights are stored in units of 1/[`QB_FINE`].
+    pub fn fine_output(&self) -> bool {
+        self.qb == QB_FINE
+    }
+
     /// The network's output for `pos` in centipawns from the side to
     /// move's view, computed from scratch.
     #[inline]

@@ -299,17 +299,16 @@ mod tests {
         // byte.
         let file = castella_eval::NETWORK_FILE;
         let net = Network::from_bytes(file).unwrap();
-        let flags = u32::from_le_bytes(file[8..12].try_into().unwrap());
         let shipped = Shape {
             hidden: net.hidden(),
-            activation: if flags & file::SCRELU != 0 {
+            activation: if net.screlu() {
                 Activation::SCReLU
             } else {
                 Activation::CReLU
             },
             scale: 210.0,
-            buckets: net.weights().output_bias.len(),
-            fine_output: flags & file::FINE_OUTPUT != 0,
+            buckets: net.buckets(),
+            fine_output: net.fine_output(),
             inputs: *net.inputs(),
             factoriser: false,
         };
