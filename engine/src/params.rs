@@ -204,6 +204,17 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), ALL.len(), "names are unique");
-        assert!(spsa_lines().starts_with("asp_delta, int, 20, 5, 60, 3, 0.002\n"));
+        // One line a parameter in OpenBench's shape, which spsa.py reads:
+        // name, "int", value, min, max, c_end (the step) and r_end.
+        let lines = spsa_lines();
+        assert_eq!(lines.lines().count(), ALL.len());
+        for (line, p) in lines.lines().zip(ALL) {
+            let fields: Vec<&str> = line.split(", ").collect();
+            assert_eq!(fields.len(), 7, "{line}");
+            assert_eq!((fields[0], fields[1]), (p.name, "int"), "{line}");
+            let n: Vec<i32> = fields[2..6].iter().map(|f| f.parse().unwrap()).collect();
+            assert_eq!(n, [p.default, p.min, p.max, p.step], "{line}");
+            assert!(fields[6].parse::<f64>().is_ok_and(|r| r > 0.0), "{line}");
+        }
     }
 }
