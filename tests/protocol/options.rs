@@ -198,27 +198,20 @@ fn evalfile_good_malformed_and_missing() {
         "/../eval/nets/castella.nnue"
     ))
     .unwrap();
-    // The same network with its output biases (one per output bucket,
-    // the file's last bytes) raised by one output unit: every evaluation
-    // moves by the same amount.
-    let mut shifted = embedded.clone();
-    let n = shifted.len();
-    let flags = u32::from(embedded[8]);
-    let buckets = if flags & nnue::BUCKETS != 0 {
-        u32::from_le_bytes(embedded[12..16].try_into().unwrap()) as usize
-    } else {
-        1
-    };
-    let qb = if flags & nnue::FINE_OUTPUT != 0 {
+    // The same network with its output biases (one per output bucket)
+    // raised by one output unit: every evaluation moves by the same
+    // amount.
+    let net = nnue::Network::from_bytes(&embedded).unwrap();
+    let mut weights = net.weights();
+    let qb = if net.fine_output() {
         nnue::QB_FINE
     } else {
         nnue::QB
     };
-    let unit = nnue::QA * qb;
-    for at in (n - 4 * buckets..n).step_by(4) {
-        let bias = i32::from_le_bytes(shifted[at..at + 4].try_into().unwrap()) + unit;
-        shifted[at..at + 4].copy_from_slice(&bias.to_le_bytes());
+    for bias in &mut weights.output_bias {
+        *bias += nnue::QA * qb;
     }
+    let shifted = nnue::file::write(&net.header(), &weights);
     let good = dir.join("shifted.nnue");
     std::fs::write(&good, &shifted).unwrap();
     let bad = dir.join("bad.nnue");

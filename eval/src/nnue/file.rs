@@ -204,8 +204,20 @@ impl Network {
 }
 
 impl Network {
-    /// The network's values in file order: [`write()`] with this network's
-    /// header gives back its file.
+    /// This network's file header: [`write()`] with it and
+    /// [`Network::weights`] gives back its file.
+    pub fn header(&self) -> Vec<u8> {
+        header(
+            self.hidden,
+            self.buckets,
+            self.fine_output(),
+            self.screlu(),
+            &self.inputs,
+        )
+    }
+
+    /// The network's values in file order: [`write()`] with
+    /// [`Network::header`] gives back its file.
     pub fn weights(&self) -> Weights {
         let h = self.hidden;
         let mut hidden: Vec<i16> = self
