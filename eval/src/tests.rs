@@ -126,7 +126,7 @@ fn explain_shows_the_network() {
     let net = crate::network();
     let pos = Position::startpos();
     let text = explain(&pos, net);
-    assert!(text.contains("cp from White's view ((768 -> "));
+    assert!(text.contains(&format!("cp from White's view ({}", net.describe())));
     let v = crate::static_eval_with(net, &pos);
     assert_eq!(v, net.evaluate(&pos).clamp(-EVAL_LIMIT, EVAL_LIMIT));
     assert!(text.contains(&format!(

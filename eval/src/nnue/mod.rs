@@ -465,7 +465,7 @@ mod tests {
     /// (and update) as it does, on every kernel.
     #[test]
     fn hidden_sizes_load_and_agree() {
-        let small_file = resized(crate::NETWORK_FILE, HIDDEN_STEP);
+        let small_file = resized(&file::plain(crate::NETWORK_FILE).unwrap(), HIDDEN_STEP);
         let small = Network::from_bytes(&small_file).unwrap();
         assert_eq!(small.hidden(), HIDDEN_STEP);
         for k in Kernels::available() {
@@ -518,7 +518,7 @@ mod tests {
         let portable = Network::from_bytes(&file)
             .unwrap()
             .with_kernels(Kernels::Portable);
-        let plain = network();
+        let plain = Network::from_bytes(&file::plain(crate::NETWORK_FILE).unwrap()).unwrap();
         let inputs = format!("768 x 4 king buckets, mirrored -> {}", plain.hidden());
         assert!(portable.describe().contains(&inputs));
         for k in Kernels::available() {
@@ -591,9 +591,10 @@ mod tests {
         // With the plain weights in every bucket it is the plain network.
         let same = file::king_bucketed_as(crate::NETWORK_FILE, &inputs, 0).unwrap();
         let same = Network::from_bytes(&same).unwrap();
+        let plain = Network::from_bytes(&file::plain(crate::NETWORK_FILE).unwrap()).unwrap();
         for fen in FENS {
             let pos = Position::from_fen(fen).unwrap();
-            assert_eq!(same.evaluate(&pos), network().evaluate(&pos), "{fen}");
+            assert_eq!(same.evaluate(&pos), plain.evaluate(&pos), "{fen}");
         }
     }
 
@@ -618,7 +619,7 @@ mod tests {
 
     #[test]
     fn bad_files_are_refused_with_a_reason() {
-        let good = crate::NETWORK_FILE;
+        let good = &file::plain(crate::NETWORK_FILE).unwrap()[..];
         let err = |bytes: &[u8]| Network::from_bytes(bytes).err().unwrap();
         assert!(err(&good[..good.len() - 1]).contains("truncated"));
         assert!(err(b"NOPE").contains("magic"));
@@ -663,6 +664,13 @@ mod tests {
         assert!(err(&many).contains("king buckets"));
         assert!(err(&keyed[..keyed.len() - 1]).contains("truncated"));
         assert!(err(&keyed[..at + 10]).contains("truncated"));
-        assert!(file::king_bucketed(&keyed, &FOUR_BUCKETS, 0).is_err());
+        // Bucketing a bucketed network starts from its first bucket (here
+        // the plain rows); plain inputs are not a bucketing.
+        assert_eq!(file::plain(good).unwrap(), good);
+        assert_eq!(
+            file::king_bucketed(&keyed, &FOUR_BUCKETS, 5).unwrap(),
+            keyed
+        );
+        assert!(file::king_bucketed_as(good, &Inputs::PLAIN, 0).is_err());
     }
 }
