@@ -207,12 +207,18 @@ impl Network {
     /// This network's file header: [`write()`] with it and
     /// [`Network::weights`] gives back its file.
     pub fn header(&self) -> Vec<u8> {
+        self.header_with(&self.inputs)
+    }
+
+    /// This network's file header with other `inputs`: for a file of the
+    /// same shape whose input rows are rebuilt for them.
+    fn header_with(&self, inputs: &Inputs) -> Vec<u8> {
         header(
             self.hidden,
             self.buckets,
             self.fine_output(),
             self.screlu(),
-            &self.inputs,
+            inputs,
         )
     }
 
@@ -249,33 +255,18 @@ pub fn plain(file: &[u8]) -> Result<Vec<u8>, String> {
     if !net.inputs.keyed() {
         return Ok(file.to_vec());
     }
-    let Weights {
-        mut hidden,
-        output,
-        output_bias,
-    } = net.weights();
+    let mut weights = net.weights();
     // The first bucket's rows, then the hidden biases.
     let rows = net.inputs.rows() * net.hidden;
-    hidden.drain(INPUTS * net.hidden..rows);
-    let header = header(
-        net.hidden,
-        net.buckets,
-        net.fine_output(),
-        net.screlu(),
-        &Inputs::PLAIN,
-    );
-    let weights = Weights {
-        hidden,
-        output,
-        output_bias,
-    };
-    Ok(write(&header, &weights))
+    weights.hidden.drain(INPUTS * net.hidden..rows);
+    Ok(write(&net.header_with(&Inputs::PLAIN), &weights))
 }
 
 /// The plain network of `file` (see [`plain`]) turned into one with
-/// mirrored inputs and `map`'s king buckets, bucket `b`'s input weights the plain ones plus
-/// `b · step` (a non-zero step makes the buckets differ). For tests here
-/// and in the crates that search with the network.
+/// mirrored inputs and `map`'s king buckets, bucket `b`'s input weights
+/// the plain ones plus `b · step` (a non-zero step makes the buckets
+/// differ). For tests here and in the crates that search with the
+/// network.
 #[doc(hidden)]
 pub fn king_bucketed(file: &[u8], map: &[u8; KING_SQUARES], step: i16) -> Result<Vec<u8>, String> {
     king_bucketed_as(file, &Inputs::king_buckets(map)?, step)
@@ -288,31 +279,16 @@ pub fn king_bucketed_as(file: &[u8], inputs: &Inputs, step: i16) -> Result<Vec<u
     if !inputs.keyed() {
         return Err("the inputs have no king buckets".into());
     }
-    let Weights {
-        hidden,
-        output,
-        output_bias,
-    } = plain.weights();
+    let mut weights = plain.weights();
     // The plain input rows once per bucket, shifted by the bucket's step;
     // the hidden biases follow them.
-    let (rows, biases) = hidden.split_at(INPUTS * plain.hidden);
+    let (rows, biases) = weights.hidden.split_at(INPUTS * plain.hidden);
     let mut keyed: Vec<i16> = (0..inputs.buckets() as i16)
         .flat_map(|b| rows.iter().map(move |w| w.saturating_add(b * step)))
         .collect();
     keyed.extend_from_slice(biases);
-    let header = header(
-        plain.hidden,
-        plain.buckets,
-        plain.fine_output(),
-        plain.screlu(),
-        inputs,
-    );
-    let weights = Weights {
-        hidden: keyed,
-        output,
-        output_bias,
-    };
-    Ok(write(&header, &weights))
+    weights.hidden = keyed;
+    Ok(write(&plain.header_with(inputs), &weights))
 }
 
 #[cfg(test)]

@@ -493,6 +493,11 @@ mod tests {
         map
     };
 
+    /// A plain network from the embedded one, whatever its inputs.
+    fn plain_network() -> Network {
+        Network::from_bytes(&file::plain(crate::NETWORK_FILE).unwrap()).unwrap()
+    }
+
     fn four_bucket_network() -> Vec<u8> {
         file::king_bucketed(crate::NETWORK_FILE, &FOUR_BUCKETS, 5).unwrap()
     }
@@ -518,7 +523,7 @@ mod tests {
         let portable = Network::from_bytes(&file)
             .unwrap()
             .with_kernels(Kernels::Portable);
-        let plain = Network::from_bytes(&file::plain(crate::NETWORK_FILE).unwrap()).unwrap();
+        let plain = plain_network();
         let inputs = format!("768 x 4 king buckets, mirrored -> {}", plain.hidden());
         assert!(portable.describe().contains(&inputs));
         for k in Kernels::available() {
@@ -591,7 +596,7 @@ mod tests {
         // With the plain weights in every bucket it is the plain network.
         let same = file::king_bucketed_as(crate::NETWORK_FILE, &inputs, 0).unwrap();
         let same = Network::from_bytes(&same).unwrap();
-        let plain = Network::from_bytes(&file::plain(crate::NETWORK_FILE).unwrap()).unwrap();
+        let plain = plain_network();
         for fen in FENS {
             let pos = Position::from_fen(fen).unwrap();
             assert_eq!(same.evaluate(&pos), plain.evaluate(&pos), "{fen}");
