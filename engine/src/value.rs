@@ -71,9 +71,9 @@ pub fn to_uci(v: i32) -> Score {
 /// a) / b)` for a search value `v`, with `a` and `b` quadratic in the
 /// material `m / 58` ([`wdl_material`]). At `a` the side to move wins
 /// half its games.
-/// Fitted by calibrate.py: 1392491 positions of n4-ceo-s9301.games, s74-n4-s7401.games.
-const WDL_A: [f64; 3] = [566.208, -888.014, 411.213];
-const WDL_B: [f64; 3] = [169.894, -190.783, 121.190];
+/// Fitted by calibrate.py: 672849 positions of s79-n5-s7901.games (its first 14144 games).
+const WDL_A: [f64; 3] = [568.867, -865.247, 389.488];
+const WDL_B: [f64; 3] = [172.622, -196.342, 118.497];
 
 /// The model's `a` and `b` for `material`.
 fn wdl_params(material: i32) -> (f64, f64) {
