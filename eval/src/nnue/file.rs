@@ -251,15 +251,19 @@ impl Network {
 /// tests that need a plain network whatever the embedded one is.
 #[doc(hidden)]
 pub fn plain(file: &[u8]) -> Result<Vec<u8>, String> {
+    let (net, weights) = plain_weights(file)?;
+    Ok(write(&net.header_with(&Inputs::PLAIN), &weights))
+}
+
+/// `file`'s network and its weights with the first king bucket's input
+/// rows alone (all of them when its inputs are plain).
+fn plain_weights(file: &[u8]) -> Result<(Network, Weights), String> {
     let net = Network::from_bytes(file)?;
-    if !net.inputs.keyed() {
-        return Ok(file.to_vec());
-    }
     let mut weights = net.weights();
     // The first bucket's rows, then the hidden biases.
     let rows = net.inputs.rows() * net.hidden;
     weights.hidden.drain(INPUTS * net.hidden..rows);
-    Ok(write(&net.header_with(&Inputs::PLAIN), &weights))
+    Ok((net, weights))
 }
 
 /// The plain network of `file` (see [`plain`]) turned into one with
@@ -275,11 +279,10 @@ pub fn king_bucketed(file: &[u8], map: &[u8; KING_SQUARES], step: i16) -> Result
 /// [`king_bucketed`] for any king-bucketed `inputs`, mirrored or not.
 #[doc(hidden)]
 pub fn king_bucketed_as(file: &[u8], inputs: &Inputs, step: i16) -> Result<Vec<u8>, String> {
-    let plain = Network::from_bytes(&plain(file)?)?;
     if !inputs.keyed() {
         return Err("the inputs have no king buckets".into());
     }
-    let mut weights = plain.weights();
+    let (plain, mut weights) = plain_weights(file)?;
     // The plain input rows once per bucket, shifted by the bucket's step;
     // the hidden biases follow them.
     let (rows, biases) = weights.hidden.split_at(INPUTS * plain.hidden);
