@@ -70,7 +70,9 @@
 //! (the engine reads an ordinary king-bucketed file): every position
 //! teaches the shared set, so the buckets need far less data. With
 //! `--init` from a plain network its weights become the shared set and
-//! the buckets start at zero. `--bucket-decay X` is the weight decay of
+//! the buckets start at zero; from a king-bucketed one (a shipped
+//! network), each input's mean over the buckets becomes its shared row
+//! and the buckets keep what they add to it. `--bucket-decay X` is the weight decay of
 //! the buckets' own rows with a factoriser (the shared rows and the rest
 //! keep `--decay`): a bucket stays near the shared rows unless its
 //! positions pull it away. On 1.07M training positions 30 did best of 1,

@@ -42,7 +42,7 @@ pub fn quantise(p: &[f32], shape: &Shape) -> Vec<u8> {
 /// (`nnue-train --init NET`); its shape must be `shape`'s.
 pub fn dequantise(bytes: &[u8], shape: &Shape) -> Result<Vec<f32>, String> {
     if shape.factoriser {
-        // The shared rows were added into the buckets': they start at zero.
+        // The shared rows were added into the buckets': split back out.
         return dequantise(bytes, &shape.filed()).map(|p| with_factoriser(&p, shape));
     }
     let net = Network::from_bytes(bytes)?;
@@ -98,11 +98,28 @@ fn merged(p: &[f32], shape: &Shape) -> Vec<f32> {
 }
 
 /// The parameters `p` of `shape.filed()` as those of the factorised
-/// `shape`, the shared rows zero.
+/// `shape`: each input's shared row the mean of its rows in the buckets,
+/// and each bucket row what it adds to that mean. Merged again they are
+/// the file's rows, and `--bucket-decay` then pulls a bucket toward what
+/// the buckets share rather than toward zero.
 fn with_factoriser(p: &[f32], shape: &Shape) -> Vec<f32> {
-    let end = shape.bucket_weights().end;
+    let h = shape.hidden;
+    let buckets = shape.bucket_weights();
+    let count = (buckets.len() / (INPUTS * h)) as f32;
+    let mut shared = vec![0f32; INPUTS * h];
+    for (row, weights) in p[buckets.clone()].chunks_exact(h).enumerate() {
+        for (s, w) in shared[row % INPUTS * h..][..h].iter_mut().zip(weights) {
+            *s += w / count;
+        }
+    }
+    let end = buckets.end;
     let mut out = p[..end].to_vec();
-    out.resize(shape.b1(), 0.0);
+    for (row, weights) in out[buckets].chunks_exact_mut(h).enumerate() {
+        for (w, s) in weights.iter_mut().zip(&shared[row % INPUTS * h..][..h]) {
+            *w -= s;
+        }
+    }
+    out.extend_from_slice(&shared);
     out.extend_from_slice(&p[end..]);
     out
 }
@@ -318,6 +335,34 @@ mod tests {
         );
     }
 
+    /// A king-bucketed file read for training with a factoriser: each
+    /// input's shared row is its buckets' mean, the buckets' own rows
+    /// sum to nothing, and written again the file comes back byte for
+    /// byte.
+    #[test]
+    fn factorised_starts_split_the_buckets_mean_out() {
+        let mut rng = StdRng::seed_from_u64(9);
+        for filed in shapes().into_iter().filter(|s| s.inputs.keyed()) {
+            let bytes = quantise(&random_network(&mut rng, &filed, true), &filed);
+            let shape = Shape {
+                factoriser: true,
+                ..filed
+            };
+            let p = dequantise(&bytes, &shape).unwrap();
+            assert_eq!(quantise(&p, &shape), bytes);
+            let h = shape.hidden;
+            let shared = &p[shape.bucket_weights().end..shape.b1()];
+            assert!(shared.iter().any(|&w| w.abs() > 0.01));
+            let mut sums = vec![0f32; shared.len()];
+            for (row, weights) in p[shape.bucket_weights()].chunks_exact(h).enumerate() {
+                for (s, w) in sums[row % INPUTS * h..][..h].iter_mut().zip(weights) {
+                    *s += w;
+                }
+            }
+            assert!(sums.iter().all(|s| s.abs() < 1e-4), "{shape:?}");
+        }
+    }
+
     /// A plain network copied into every king bucket evaluates as it did
     /// wherever mirroring changes nothing: positions whose kings are both
     /// on files a–d.
@@ -333,8 +378,8 @@ mod tests {
                 ..plain
             };
             let p = dequantise_for(&bytes, &keyed, || unreachable!()).unwrap();
-            // With a factoriser the plain rows are the shared ones, and
-            // the buckets' own start at zero.
+            // With a factoriser the plain rows are the shared ones (every
+            // bucket's mean), and the buckets' own start at zero.
             let bucket_rows = &p[keyed.bucket_weights()];
             assert_eq!(bucket_rows.iter().all(|&w| w == 0.0), factoriser);
             let (a, b) = (
