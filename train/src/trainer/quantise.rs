@@ -106,12 +106,8 @@ fn with_factoriser(p: &[f32], shape: &Shape) -> Vec<f32> {
     let h = shape.hidden;
     let buckets = shape.bucket_weights();
     let count = (buckets.len() / (INPUTS * h)) as f32;
-    let mut shared = vec![0f32; INPUTS * h];
-    for (row, weights) in p[buckets.clone()].chunks_exact(h).enumerate() {
-        for (s, w) in shared[row % INPUTS * h..][..h].iter_mut().zip(weights) {
-            *s += w / count;
-        }
-    }
+    let mut shared = input_sums(&p[buckets.clone()], h);
+    shared.iter_mut().for_each(|s| *s /= count);
     let end = buckets.end;
     let mut out = p[..end].to_vec();
     for (row, weights) in out[buckets].chunks_exact_mut(h).enumerate() {
@@ -122,6 +118,18 @@ fn with_factoriser(p: &[f32], shape: &Shape) -> Vec<f32> {
     out.extend_from_slice(&shared);
     out.extend_from_slice(&p[end..]);
     out
+}
+
+/// Each input's rows (`h` weights each, bucket after bucket) summed over
+/// the buckets.
+fn input_sums(rows: &[f32], h: usize) -> Vec<f32> {
+    let mut sums = vec![0f32; INPUTS * h];
+    for (row, weights) in rows.chunks_exact(h).enumerate() {
+        for (s, w) in sums[row % INPUTS * h..][..h].iter_mut().zip(weights) {
+            *s += w;
+        }
+    }
+    sums
 }
 
 /// The float parameters of a network file for `shape`: its own; or,
@@ -350,15 +358,9 @@ mod tests {
             };
             let p = dequantise(&bytes, &shape).unwrap();
             assert_eq!(quantise(&p, &shape), bytes);
-            let h = shape.hidden;
             let shared = &p[shape.bucket_weights().end..shape.b1()];
             assert!(shared.iter().any(|&w| w.abs() > 0.01));
-            let mut sums = vec![0f32; shared.len()];
-            for (row, weights) in p[shape.bucket_weights()].chunks_exact(h).enumerate() {
-                for (s, w) in sums[row % INPUTS * h..][..h].iter_mut().zip(weights) {
-                    *s += w;
-                }
-            }
+            let sums = input_sums(&p[shape.bucket_weights()], shape.hidden);
             assert!(sums.iter().all(|s| s.abs() < 1e-4), "{shape:?}");
         }
     }
