@@ -1,9 +1,9 @@
-//! Tests of the Python tools under `bench/tools` that need no more than
-//! python3 (the ones that need python-chess are in
-//! `tests/protocol/python.rs`). Ignored in a plain `cargo test` (a fresh
-//! machine has no Python); run them with `cargo test --release -p
-//! castella-tests --test tools -- --ignored`, as CI does where python3 is
-//! installed.
+//! Tests of the tools under `bench/tools` that need no more than python3
+//! or bash (the ones that need python-chess are in
+//! `tests/protocol/python.rs`). The Python ones are ignored in a plain
+//! `cargo test` (a fresh machine has no Python); run them with `cargo
+//! test --release -p castella-tests --test tools -- --ignored`, as CI
+//! does where python3 is installed.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -472,4 +472,127 @@ fn rank960_compare_reads_rankings_in_three_forms() {
     assert!(ab.contains("Spearman rank correlation: 1.000"), "{ab}");
     // c moves index 3, a's last, to the top: rho = 1 - 6 * 12 / 60.
     assert!(ac.contains("Spearman rank correlation: -0.200"), "{ac}");
+}
+
+/// `fastchess-match.sh` hands fastchess the conventions every match
+/// figure was measured with (the 960 starts, game pairs, one thread and
+/// 16 MB, the SPRT's bounds, adjudication only between Castella's own
+/// builds), gives an engine's extra options to the right engine, and
+/// refuses a malformed limit or count before starting anything. Needs
+/// bash only: a stub stands in for fastchess and records its arguments.
+#[test]
+fn fastchess_match_passes_the_conventions_on() {
+    let dir = std::env::temp_dir().join(format!("castella-fastchess-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let stub = dir.join("fastchess");
+    std::fs::write(
+        &stub,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > {}/args\n",
+            dir.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&stub, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let openings = dir.join("starts.epd");
+    std::fs::write(
+        &openings,
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf -\n",
+    )
+    .unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../bench/tools/fastchess-match.sh"
+    );
+    let run = |args: &[&str]| {
+        let out = Command::new("bash")
+            .arg(script)
+            .args(args)
+            .env("FASTCHESS", &stub)
+            .env("OPENINGS", &openings)
+            .env("MATCHES", dir.join("matches"))
+            .output()
+            .expect("bash runs");
+        let args = std::fs::read_to_string(dir.join("args")).unwrap_or_default();
+        let _ = std::fs::remove_file(dir.join("args"));
+        (out, args.lines().map(String::from).collect::<Vec<_>>())
+    };
+    // Every argument on its own line, a newline either side, so that a
+    // run of arguments can be found whole.
+    let joined = |args: &[String]| format!("\n{}\n", args.join("\n"));
+
+    let (out, args) = run(&[
+        "sprt",
+        "cand-40k",
+        "nodes=40000",
+        "200",
+        "8201",
+        "/bin/new",
+        "/bin/old",
+        "option.EvalFile=cand.nnue",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let all = joined(&args);
+    let openings = format!("file={}", openings.display());
+    for run in [
+        "\n-engine\ncmd=/bin/new\nname=new\noption.EvalFile=cand.nnue\n-engine\ncmd=/bin/old\nname=old\n-each\n",
+        "\n-each\nnodes=40000\noption.Hash=16\noption.Threads=1\n",
+        "\n-variant\nfischerandom\n",
+        &format!("\n-openings\n{openings}\nformat=epd\norder=random\n"),
+        "\n-games\n2\n-repeat\n-concurrency\n2\n-srand\n8201\n-rounds\n200\n",
+        "\n-sprt\nelo0=0\nelo1=10\nalpha=0.05\nbeta=0.05\n",
+        "\n-resign\nmovecount=3\nscore=700\n-draw\nmovenumber=40\nmovecount=8\nscore=10\n",
+    ] {
+        assert!(all.contains(run), "{run:?} not in {all}");
+    }
+    let pgn = format!("file={}/matches/cand-40k.pgn", dir.display());
+    assert_eq!(args[args.len() - 2..], ["-pgnout".to_string(), pgn]);
+
+    let (out, args) = run(&[
+        "versus",
+        "sf-odds",
+        "100",
+        "7",
+        "/bin/castella",
+        "10+0.1",
+        "/usr/games/stockfish",
+        "2.5+0.025",
+        "option.UCI_Elo=2850",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let all = joined(&args);
+    assert!(
+        all.contains(
+            "\n-engine\ncmd=/bin/castella\nname=castella\ntc=10+0.1\n-engine\n\
+             cmd=/usr/games/stockfish\nname=opponent\ntc=2.5+0.025\noption.UCI_Elo=2850\n-each\n"
+        ),
+        "{all}"
+    );
+    assert!(!all.contains("-sprt") && !all.contains("-resign") && !all.contains("-draw"));
+    assert!(all.contains("\n-srand\n7\n-rounds\n100\n"), "{all}");
+
+    for bad in [
+        &["sprt", "x", "nodes=4e4", "200", "1", "/bin/new", "/bin/old"][..],
+        &[
+            "sprt",
+            "x",
+            "nodes=40000",
+            "many",
+            "1",
+            "/bin/new",
+            "/bin/old",
+        ],
+        &[
+            "versus", "x", "100", "seed", "/bin/c", "10+0.1", "/bin/o", "1+0.01",
+        ],
+        &["sprt", "x", "nodes=40000"],
+        &["tournament"],
+    ] {
+        let (out, args) = run(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {out:?}");
+        assert!(args.is_empty(), "{bad:?} started fastchess");
+        assert!(!out.stderr.is_empty(), "{bad:?} says nothing");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
