@@ -323,13 +323,14 @@ fn uci_engine_reads_the_exact_score() {
 
 /// A stand-in for `match.py` in a `UCI_Elo` ladder: Castella (the first
 /// engine) measures 50 Elo under each setting, and 40 under Stockfish's
-/// 2850 at full strength (the top setting, 2600 in the file below).
+/// 2850 at full strength (the top setting, the only one played against
+/// 2850 here).
 const FAKE_LADDER: &str = r#"
 import json, sys
 args = sys.argv[1:]
 elos = [int(a.split("=")[1]) for a in args if a.startswith("option.UCI_Elo=")]
 ours, theirs = elos
-diff = -40 if ours == 2600 else -50
+diff = -40 if theirs == 2850 else -50
 pgn = args[args.index("--pgn") + 1]
 open(pgn, "w").close()
 print("RESULT " + json.dumps({"elo": diff, "elo_error": 30, "wins": 40, "draws": 30,
@@ -382,7 +383,7 @@ fn calibrate_refits_the_win_rate_model_and_the_ladder() {
             "--settings",
             "1500,1900,2300,2500,TOP",
             "--full-nodes",
-            "960000",
+            "1200000",
         ])
         .arg("--out")
         .arg(&dir)
@@ -394,7 +395,7 @@ fn calibrate_refits_the_win_rate_model_and_the_ladder() {
         .expect("python3 runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{out:?}");
-    assert!(text.contains("MAX_ELO 2600 -> 2810"), "{text}");
+    assert!(text.contains("MAX_ELO 2880 -> 2810"), "{text}");
     let written = std::fs::read_to_string(&strength).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
@@ -402,18 +403,18 @@ fn calibrate_refits_the_win_rate_model_and_the_ladder() {
         "{written}"
     );
     // The knots at 1500, 1900 and 2300 measured 50 short: 50 levels up.
-    for knot in ["(1500.0, 1550.0)", "(1900.0, 2026.0)", "(2300.0, 2530.0)"] {
+    for knot in ["(1500.0, 1550.0)", "(1900.0, 2026.0)", "(2300.0, 2430.0)"] {
         assert!(written.contains(knot), "{knot} in {written}");
     }
-    // 480 000 nodes (the cap at 2500) measured 2450, 960 000 (full
-    // strength) 2810: one doubling per 360 Elo, 2^(50/360) · 480 000 =
-    // 528 700 nodes at 2500, to the nearest 10 000.
+    // 75 000 nodes (the cap at 2500) measured 2450, 1 200 000 (full
+    // strength) 2810: four doublings in 360 Elo, one per 90, and
+    // 2^(50/90) · 75 000 = 110 227 nodes at 2500, to the nearest 10 000.
     assert!(
-        written.contains("const SINGLE_PV_DOUBLING: f64 = 360.0;"),
+        written.contains("const SINGLE_PV_DOUBLING: f64 = 90.0;"),
         "{written}"
     );
     assert!(
-        written.contains("const SINGLE_PV_NODES: f64 = 530_000.0;"),
+        written.contains("const SINGLE_PV_NODES: f64 = 110_000.0;"),
         "{written}"
     );
 }

@@ -3,7 +3,7 @@
 
     python3 bench/tools/elo-ladder.py --match ../shared/tools/match.py \
         --castella target/release/castella --stockfish /usr/games/stockfish \
-        --settings 1500,1900,2300,2600 --games 100 --tc 10+0.1 --seed 21
+        --settings 1500,1900,2300,2880 --games 100 --tc 10+0.1 --seed 21
 
 Stockfish's own `UCI_Elo` is the scale (anchored to CCRL). For every
 setting it runs a match (match.py, Chess960 openings, game pairs) of
@@ -47,7 +47,7 @@ def main():
     ap.add_argument("--match", required=True, help="path to match.py")
     ap.add_argument("--castella", required=True)
     ap.add_argument("--stockfish", required=True)
-    ap.add_argument("--settings", default="1500,1900,2300,2600")
+    ap.add_argument("--settings", default="1500,1900,2300,2880")
     ap.add_argument("--opponent-offset", type=int, default=0)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--tc", default="10+0.1")

@@ -19,11 +19,12 @@ use castella_movegen::Move;
 
 /// The weakest setting offered.
 pub const MIN_ELO: u32 = 1320;
-/// The strongest setting offered: no limit at all, full strength. At
-/// 10+0.1 it scored -35 against Stockfish 2600 before network 2 and now
-/// -35 against 2850, whose limited levels lie closer together at that
-/// clock than their numbers (docs/strength.md).
-pub const MAX_ELO: u32 = 2600;
+/// The strongest setting offered: no limit at all, full strength. With
+/// network 6 at 10+0.1 it scored +31 ± 56 against Stockfish 2850 (100
+/// games), measured 2881 (docs/strength.md); Stockfish's limited levels
+/// lie closer together at that clock than their numbers, so this is
+/// sound only near the top.
+pub const MAX_ELO: u32 = 2880;
 /// The highest setting that chooses among several moves; above it the
 /// limit is a node cap alone.
 const MULTIPV_TOP: u32 = 2300;
@@ -34,23 +35,26 @@ const TOP_LEVEL: f64 = 2700.0;
 /// between them. Each level was played against Stockfish 15.1 at the
 /// same `UCI_Elo`, 10+0.1 (docs/strength.md): against 1500, level 1500
 /// scored -67 (100 games); against 1900, level 1900 -168 (100) and level
-/// 2083 +246 (41); against 2300, level 2300 -200 (100). The middle knots
-/// sit where those results cross zero (or, at 2300, where the extra
-/// nodes should bring it).
+/// 2083 +246 (41); the middle knots sit where those results cross zero.
+/// Against 2300, network 6 at level 2480 scored +100 ± 54 (100 games):
+/// its knot moved down by that.
 const CALIBRATION: [(f64, f64); 4] = [
     (1320.0, 1320.0),
     (1500.0, 1500.0),
     (1900.0, 1976.0),
-    (2300.0, 2480.0),
+    (2300.0, 2380.0),
 ];
 /// Above `MULTIPV_TOP`, the node cap: `SINGLE_PV_NODES` at
-/// `SINGLE_PV_ELO`, doubling every `SINGLE_PV_DOUBLING` Elo. Fitted to
-/// caps played against Stockfish 15.1 at 10+0.1 (docs/strength.md):
-/// 35 000 nodes against 2400 measured 2092, 140 000 against 2600 2312,
-/// 400 000 against 2500 2469, 635 000 against 2600 2537 (100 games
-/// each; the least-squares line through them, rounded).
+/// `SINGLE_PV_ELO`, doubling every `SINGLE_PV_DOUBLING` Elo. The slope is
+/// the least-squares line through four caps network 2 played against
+/// Stockfish 15.1 at 10+0.1 (35 000 nodes against 2400 measured 2092,
+/// 140 000 against 2600 2312, 400 000 against 2500 2469, 635 000 against
+/// 2600 2537); the cap at 2500 is where network 6 meets Stockfish 2500:
+/// at 480 000 (about 220 000 nodes a move in effect, the clock binding
+/// first) it scored +177 ± 61, 1.6 doublings too strong at that slope
+/// (docs/strength.md).
 const SINGLE_PV_ELO: f64 = 2500.0;
-const SINGLE_PV_NODES: f64 = 480_000.0;
+const SINGLE_PV_NODES: f64 = 75_000.0;
 const SINGLE_PV_DOUBLING: f64 = 110.0;
 
 /// Moves the limited search compares up to `MULTIPV_TOP`.
@@ -195,9 +199,13 @@ mod tests {
             .map(|e| Strength::new(e).level())
             .collect();
         assert!(levels.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(Strength::new(1500).level(), 1500.0);
-        assert_eq!(Strength::new(1900).level(), 1976.0);
-        assert_eq!(Strength::new(2300).level(), 2480.0);
+        for &(elo, level) in &CALIBRATION {
+            assert_eq!(Strength::new(elo as u32).level(), level);
+        }
+        assert_eq!(
+            Strength::new(1700).level(),
+            (CALIBRATION[1].1 + CALIBRATION[2].1) / 2.0
+        );
         // The node cap rises with the Elo on each side of the switch to a
         // single principal variation (which needs fewer nodes to play as
         // well as four).
@@ -205,7 +213,9 @@ mod tests {
             let caps: Vec<u64> = range.map(|e| Strength::new(e).node_cap()).collect();
             assert!(caps.windows(2).all(|w| w[0] <= w[1]));
         }
-        assert_eq!(Strength::new(SINGLE_PV_ELO as u32).node_cap(), 480_000);
+        let cap = |elo: f64| Strength::new(elo as u32).node_cap() as f64;
+        assert_eq!(cap(SINGLE_PV_ELO), SINGLE_PV_NODES);
+        assert!((cap(SINGLE_PV_ELO + SINGLE_PV_DOUBLING) / SINGLE_PV_NODES - 2.0).abs() < 1e-6);
         // Four moves to choose from up to MULTIPV_TOP, one above it.
         assert_eq!(Strength::new(MULTIPV_TOP).candidates(), CANDIDATES);
         assert!(Strength::new(MULTIPV_TOP).temperature() > 0.0);

@@ -23,7 +23,7 @@ const REQUIRED_OPTIONS: [&str; 17] = [
     "option name Syzygy50MoveRule type check default true",
     "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
     "option name UCI_LimitStrength type check default false",
-    "option name UCI_Elo type spin default 1320 min 1320 max 2600",
+    "option name UCI_Elo type spin default 1320 min 1320 max 2880",
 ];
 
 #[test]
