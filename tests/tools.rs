@@ -8,8 +8,16 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// An empty scratch directory for one test; fails, saying what to
-/// install, where python3 is missing.
+/// An empty scratch directory for one test.
+fn empty_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("castella-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An empty scratch directory for a test of a Python tool; fails, saying
+/// what to install, where python3 is missing.
 fn scratch(name: &str) -> PathBuf {
     let ok = Command::new("python3")
         .arg("--version")
@@ -18,10 +26,7 @@ fn scratch(name: &str) -> PathBuf {
         .status()
         .is_ok_and(|s| s.success());
     assert!(ok, "this test needs python3");
-    let dir = std::env::temp_dir().join(format!("castella-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    empty_dir(name)
 }
 
 /// One game's headers as `match.py` writes them (moves are not read).
@@ -479,13 +484,11 @@ fn rank960_compare_reads_rankings_in_three_forms() {
 /// figure was measured with (the 960 starts, game pairs, one thread and
 /// 16 MB, the SPRT's bounds, adjudication only between Castella's own
 /// builds), gives an engine's extra options to the right engine, and
-/// refuses a malformed limit or count before starting anything. Needs
+/// refuses a malformed limit, clock or count before starting anything. Needs
 /// bash only: a stub stands in for fastchess and records its arguments.
 #[test]
 fn fastchess_match_passes_the_conventions_on() {
-    let dir = std::env::temp_dir().join(format!("castella-fastchess-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = empty_dir("fastchess");
     let stub = dir.join("fastchess");
     std::fs::write(
         &stub,
@@ -586,6 +589,9 @@ fn fastchess_match_passes_the_conventions_on() {
         ],
         &[
             "versus", "x", "100", "seed", "/bin/c", "10+0.1", "/bin/o", "1+0.01",
+        ],
+        &[
+            "versus", "x", "100", "1", "/bin/c", "10s", "/bin/o", "1+0.01",
         ],
         &["sprt", "x", "nodes=40000"],
         &["tournament"],

@@ -61,6 +61,10 @@ case "$mode" in
         name=$2 rounds=$3 seed=$4 castella=$5 tc=$6 opponent=$7 opp_tc=$8
         shift 8
         whole ROUNDS "$rounds"; whole SEED "$seed"
+        for clock in "$tc" "$opp_tc"; do
+            [[ "$clock" =~ ^[0-9.+/]+$ ]] ||
+                { echo "fastchess-match: a clock is like 10+0.1 or 40/10, not '$clock'" >&2; exit 2; }
+        done
         args=(-engine "cmd=$castella" name=castella "tc=$tc"
               -engine "cmd=$opponent" name=opponent "tc=$opp_tc" "$@"
               -each option.Hash=16 option.Threads=1
