@@ -7,7 +7,7 @@ model and the UCI_Elo ladder.
     python3 bench/tools/calibrate.py elo --match ../shared/tools/match.py \\
         --castella ./castella --stockfish /usr/games/stockfish \\
         --settings 1500,1900,2300,2500,TOP --games 100 --tc 10+0.1 \\
-        --out ~/matches/ladder --full-nodes 600000 --apply-strength engine/src/strength.rs
+        --out ~/matches/ladder --full-nodes 230000 --apply-strength engine/src/strength.rs
     python3 bench/tools/calibrate.py all ...   (both, with the options of each)
 
 `wdl` fits the win-rate model (`data wdl --filter`) on games of the
@@ -24,10 +24,13 @@ the node cap:
   strength, rounded to 10;
 - each MultiPV knot (setting, level) at or below 2300 moves its level by
   the setting less the strength measured there;
-- the single-PV node cap (SINGLE_PV_NODES at SINGLE_PV_ELO, doubling
-  every SINGLE_PV_DOUBLING) is refitted by least squares through the
-  settings above 2300 and the full-strength point (whose cap is the
-  nodes Castella searches a move at the clock: --full-nodes).
+- the single-PV node cap (SINGLE_PV_NODES at SINGLE_PV_ELO) moves, at
+  the known slope (a doubling every SINGLE_PV_DOUBLING Elo), by what
+  each setting above 2300 missed its label by, from the nodes it
+  searched: the cap, or the nodes Castella searches a move at the clock
+  (--full-nodes) where that is fewer. Stockfish's limited levels are not
+  one scale with its full strength at a fast clock, so the full-strength
+  point does not enter the cap.
 Rebuild after `--apply-strength`, then run `elo` again to check that every
 setting measures within about 100 Elo of itself (the table it prints).
 """
@@ -113,6 +116,11 @@ def node_cap(c, setting):
     return c["pv_nodes"] * 2 ** ((setting - c["pv_elo"]) / c["pv_doubling"])
 
 
+def two_figures(x):
+    """x to two significant figures."""
+    return round(x, 1 - int(math.floor(math.log10(x))))
+
+
 def fit(c, measured, full_nodes):
     """New constants from {setting: measured strength}; TOP's key is
     c["max_elo"]."""
@@ -125,21 +133,21 @@ def fit(c, measured, full_nodes):
         m = measured.get(int(elo))
         knots.append((elo, level + (elo - m) if m is not None else level))
     new["knots"] = knots
-    # The node cap's line: log2(cap) against the strength measured.
-    points = [(math.log2(node_cap(c, s)), m) for s, m in measured.items()
-              if c["multipv_top"] < s < c["max_elo"]]
-    if top is not None and full_nodes:
-        points.append((math.log2(full_nodes), top))
-    if len(points) >= 2:
-        n = len(points)
-        mx = sum(m for _, m in points) / n
-        my = sum(y for y, _ in points) / n
-        sxx = sum((m - mx) ** 2 for _, m in points)
-        if sxx > 0:
-            slope = sum((m - mx) * (y - my) for y, m in points) / sxx
-            if slope > 0:
-                new["pv_doubling"] = round(1.0 / slope)
-                new["pv_nodes"] = round(2 ** (my + slope * (c["pv_elo"] - mx)), -4)
+    # The node cap: each single-PV setting asks for the nodes that would
+    # have played at its label, at the known slope, from the nodes it
+    # searched (the cap, or fewer where the clock ran out first); the cap
+    # at SINGLE_PV_ELO is the mean of their asks in log2. Each setting is
+    # judged against its own Stockfish level only: those levels are not
+    # one scale with full strength, so no line is drawn through the top.
+    asks = []
+    for s, m in measured.items():
+        if c["multipv_top"] < s < c["max_elo"]:
+            searched = node_cap(c, s)
+            if full_nodes:
+                searched = min(searched, full_nodes)
+            asks.append(math.log2(searched) + (c["pv_elo"] - m) / c["pv_doubling"])
+    if asks:
+        new["pv_nodes"] = two_figures(2 ** (sum(asks) / len(asks)))
     return new
 
 
