@@ -1,10 +1,11 @@
 //! Move-ordering memory of one search thread: killer moves, counter-moves,
-//! butterfly history and continuation history (by the moves one and two
+//! butterfly history (by whether the enemy attacks the squares the move
+//! leaves and enters) and continuation history (by the moves one and two
 //! plies earlier), all with gravity.
 
 use crate::params;
 use crate::value::MAX_PLY;
-use castella_movegen::{Color, Move, Piece, Position};
+use castella_movegen::{Bitboard, Color, Move, Piece, Position};
 
 const HISTORY_MAX: i32 = 16_384;
 
@@ -29,6 +30,15 @@ fn cont_index(prev: (usize, usize), piece: usize, to: usize) -> usize {
     ((prev.0 * 64 + prev.1) * 12 + piece) * 64 + to
 }
 
+/// The butterfly table of a move by whether the squares it leaves and
+/// enters are attacked (`threats`: every square the side not to move
+/// attacks): the same move is good or bad for different reasons when it
+/// escapes an attack, walks into one, or neither.
+#[inline]
+fn threat_index(mv: Move, threats: Bitboard) -> usize {
+    2 * threats.has(mv.from()) as usize + threats.has(mv.to()) as usize
+}
+
 #[inline]
 fn gravity(e: &mut i32, delta: i32) {
     *e += delta - *e * delta.abs() / HISTORY_MAX;
@@ -36,8 +46,8 @@ fn gravity(e: &mut i32, delta: i32) {
 
 /// Per-thread ordering statistics.
 pub struct History {
-    /// [side][from][to]
-    butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// [side][threat_index][from][to]
+    butterfly: Box<[[[[i32; 64]; 64]; 4]; 2]>,
     /// Two quiet moves per ply that caused a cutoff.
     killers: [[Move; 2]; MAX_PLY + 2],
     /// The quiet reply that refuted a move, by [side][from][to] of that move.
@@ -49,7 +59,7 @@ pub struct History {
 impl Default for History {
     fn default() -> History {
         History {
-            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            butterfly: Box::new([[[[0; 64]; 64]; 4]; 2]),
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             counters: Box::new([[[Move::NULL; 64]; 64]; 2]),
             continuation: vec![0; CONT_SIZE].into_boxed_slice(),
@@ -81,10 +91,19 @@ impl History {
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
     }
 
-    /// The ordering score of a quiet move of `piece` (a piece12 index).
+    /// The ordering score of a quiet move of `piece` (a piece12 index),
+    /// where the enemy attacks the squares `threats`.
     #[inline]
-    pub fn quiet(&self, side: Color, mv: Move, piece: usize, ctx: &Context) -> i32 {
-        let mut score = self.butterfly[side.index()][mv.from().index()][mv.to().index()];
+    pub fn quiet(
+        &self,
+        side: Color,
+        mv: Move,
+        piece: usize,
+        ctx: &Context,
+        threats: Bitboard,
+    ) -> i32 {
+        let mut score = self.butterfly[side.index()][threat_index(mv, threats)][mv.from().index()]
+            [mv.to().index()];
         for prev in ctx.iter().flatten() {
             score += self.continuation[cont_index(*prev, piece, mv.to().index())];
         }
@@ -94,9 +113,18 @@ impl History {
     /// Moves the entries of a quiet move towards +-HISTORY_MAX, more slowly
     /// the closer they are.
     #[inline]
-    pub fn update_quiet(&mut self, side: Color, mv: Move, piece: usize, ctx: &Context, delta: i32) {
+    pub fn update_quiet(
+        &mut self,
+        side: Color,
+        mv: Move,
+        piece: usize,
+        ctx: &Context,
+        threats: Bitboard,
+        delta: i32,
+    ) {
         gravity(
-            &mut self.butterfly[side.index()][mv.from().index()][mv.to().index()],
+            &mut self.butterfly[side.index()][threat_index(mv, threats)][mv.from().index()]
+                [mv.to().index()],
             delta,
         );
         for prev in ctx.iter().flatten() {
@@ -146,24 +174,51 @@ mod tests {
         let pos = Position::startpos();
         let mv = pos.legal_moves()[0];
         let piece = piece12(Color::White, Piece::Knight);
+        let none = Bitboard::EMPTY;
         let mut h = History::default();
         // Two distinct earlier moves: an update under one context is seen
         // by a context that shares either of them.
         let (a, b) = (Some((6, 10)), Some((1, 20)));
-        h.update_quiet(Color::White, mv, piece, &[a, b], 1000);
-        let butterfly_only = h.quiet(Color::White, mv, piece, &NO_CONTEXT);
+        h.update_quiet(Color::White, mv, piece, &[a, b], none, 1000);
+        let butterfly_only = h.quiet(Color::White, mv, piece, &NO_CONTEXT, none);
         assert!(butterfly_only > 0);
         for ctx in [[a, None], [None, b]] {
-            let s = h.quiet(Color::White, mv, piece, &ctx);
+            let s = h.quiet(Color::White, mv, piece, &ctx, none);
             assert_eq!(s, 2 * butterfly_only, "{ctx:?}");
         }
         assert_eq!(
-            h.quiet(Color::White, mv, piece, &[a, b]),
+            h.quiet(Color::White, mv, piece, &[a, b], none),
             3 * butterfly_only
         );
         // A move of another piece to the same square shares only the
         // butterfly entry.
         let other = piece12(Color::White, Piece::Bishop);
-        assert_eq!(h.quiet(Color::White, mv, other, &[a, b]), butterfly_only);
+        assert_eq!(
+            h.quiet(Color::White, mv, other, &[a, b], none),
+            butterfly_only
+        );
+    }
+
+    /// The same move escaping an attack, walking into one, or both, has a
+    /// butterfly entry of its own for each.
+    #[test]
+    fn attacks_on_either_square_keep_their_own_butterfly_entry() {
+        let pos = Position::startpos();
+        let mv = pos.legal_moves()[0];
+        let piece = piece12(Color::White, Piece::Knight);
+        let (from, to) = (Bitboard::from(mv.from()), Bitboard::from(mv.to()));
+        let cases = [Bitboard::EMPTY, from, to, from | to];
+        for (i, &updated) in cases.iter().enumerate() {
+            let mut h = History::default();
+            h.update_quiet(Color::White, mv, piece, &NO_CONTEXT, updated, 1000);
+            for (j, &read) in cases.iter().enumerate() {
+                let s = h.quiet(Color::White, mv, piece, &NO_CONTEXT, read);
+                assert_eq!(s > 0, i == j, "updated {i}, read {j}: {s}");
+            }
+            // Attacks elsewhere on the board do not matter.
+            let elsewhere = !(from | to);
+            let s = h.quiet(Color::White, mv, piece, &NO_CONTEXT, updated | elsewhere);
+            assert!(s > 0, "updated {i} with attacks elsewhere: {s}");
+        }
     }
 }

@@ -9,7 +9,9 @@
 use crate::history::{piece12, Context, History};
 use crate::see::{captured_value, see_ge};
 use arrayvec::ArrayVec;
-use castella_movegen::attacks::{bishop_attacks, knight_attacks, pawn_attacks_all, rook_attacks};
+use castella_movegen::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks_all, queen_attacks, rook_attacks,
+};
 use castella_movegen::{Bitboard, CheckInfo, GenType, Move, MoveList, Piece, Position, MAX_MOVES};
 
 const TT_MOVE: i32 = 4_000_000;
@@ -49,6 +51,8 @@ pub struct MovePicker {
     only_checks: bool,
     /// How this node's moves give check, once asked.
     check_info: Option<CheckInfo>,
+    /// What the side not to move attacks, once a quiet move is scored.
+    threats: Option<Threats>,
     moves: MoveList,
     scores: ArrayVec<i32, MAX_MOVES>,
     /// The next move of the current stage to look at.
@@ -77,6 +81,7 @@ impl MovePicker {
             noisy_only,
             only_checks: false,
             check_info: None,
+            threats: None,
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             cur: 0,
@@ -99,6 +104,13 @@ impl MovePicker {
         self.check_info
             .get_or_insert_with(|| pos.check_info())
             .gives_check(pos, mv)
+    }
+
+    /// Every square the side not to move attacks in `pos` (this node's
+    /// position): quiet moves' history is kept by it.
+    #[inline]
+    pub fn threats(&mut self, pos: &Position) -> Bitboard {
+        self.threats.get_or_insert_with(|| Threats::new(pos)).all
     }
 
     /// Whether [`MovePicker::only_checks`] was called: every quiet move it
@@ -182,11 +194,11 @@ impl MovePicker {
                     self.cur = self.moves.len();
                     pos.generate_moves(GenType::Quiet, &mut self.moves);
                     let side = pos.side_to_move();
-                    let threats = Threats::new(pos);
+                    let threats = *self.threats.get_or_insert_with(|| Threats::new(pos));
                     for &mv in &self.moves[self.cur..] {
                         let piece = pos.piece_on(mv.from()).unwrap_or(Piece::King);
                         self.scores.push(
-                            history.quiet(side, mv, piece12(side, piece), ctx)
+                            history.quiet(side, mv, piece12(side, piece), ctx, threats.all)
                                 + threats.escape(piece, mv),
                         );
                     }
@@ -258,17 +270,21 @@ impl MovePicker {
     }
 }
 
-/// The squares the side not to move attacks with cheap pieces, to order
+/// The squares the side not to move attacks: with cheap pieces, to order
 /// first the quiet moves that take an attacked piece out of a cheaper
-/// piece's reach, and last those that walk into one.
-struct Threats {
+/// piece's reach, and last those that walk into one; with any, for the
+/// history.
+#[derive(Clone, Copy)]
+pub struct Threats {
     /// By pawns; by pawns and minor pieces; by those and rooks.
     by: [Bitboard; 3],
+    /// By every piece.
+    pub all: Bitboard,
 }
 
 impl Threats {
     #[inline]
-    fn new(pos: &Position) -> Threats {
+    pub fn new(pos: &Position) -> Threats {
         let them = !pos.side_to_move();
         let occ = pos.occupied();
         let pawns = pawn_attacks_all(them, pos.colored(them, Piece::Pawn));
@@ -283,8 +299,13 @@ impl Threats {
         for sq in pos.colored(them, Piece::Rook) {
             rooks |= rook_attacks(sq, occ);
         }
+        let mut all = rooks | king_attacks(pos.king(them));
+        for sq in pos.colored(them, Piece::Queen) {
+            all |= queen_attacks(sq, occ);
+        }
         Threats {
             by: [pawns, minors, rooks],
+            all,
         }
     }
 

@@ -5,7 +5,7 @@ use super::{moved_key, table_adjusted, Run, Searcher, PLY};
 use crate::ablation::Disabled;
 use crate::draw::{is_insufficient_material, is_repetition};
 use crate::history::{bonus, malus, NO_CONTEXT};
-use crate::movepick::{self, is_bad_capture, MovePicker};
+use crate::movepick::{self, is_bad_capture, MovePicker, Threats};
 use crate::params;
 use crate::see::see_ge;
 use crate::tt::{Entry as TtEntry, EntryBound};
@@ -101,6 +101,7 @@ impl Searcher {
                         tt_move,
                         mk.0,
                         &ctx,
+                        Threats::new(pos).all,
                         bonus(depth),
                     );
                 }
@@ -338,7 +339,7 @@ impl Searcher {
             // history: pruning and the reduction both read them.
             let mk = moved_key(pos, mv);
             let hist = if quiet {
-                self.history.quiet(us, mv, mk.0, &ctx)
+                self.history.quiet(us, mv, mk.0, &ctx, picker.threats(pos))
             } else {
                 0
             };
@@ -466,11 +467,12 @@ impl Searcher {
                     self.update_pv(ply, mv);
                     if score >= beta {
                         if quiet {
+                            let threats = picker.threats(pos);
                             let b = bonus(depth);
-                            self.history.update_quiet(us, mv, mk.0, &ctx, b);
+                            self.history.update_quiet(us, mv, mk.0, &ctx, threats, b);
                             let m = malus(depth);
                             for &(q, qp) in &quiets {
-                                self.history.update_quiet(us, q, qp, &ctx, -m);
+                                self.history.update_quiet(us, q, qp, &ctx, threats, -m);
                             }
                             self.history.add_killer(ply, mv);
                             self.history.set_counter(pos, prev, mv);
