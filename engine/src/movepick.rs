@@ -110,7 +110,13 @@ impl MovePicker {
     /// position): quiet moves' history is kept by it.
     #[inline]
     pub fn threats(&mut self, pos: &Position) -> Bitboard {
-        self.threats.get_or_insert_with(|| Threats::new(pos)).all
+        self.threat_map(pos).all
+    }
+
+    /// This node's [`Threats`], worked out once.
+    #[inline]
+    fn threat_map(&mut self, pos: &Position) -> Threats {
+        *self.threats.get_or_insert_with(|| Threats::new(pos))
     }
 
     /// Whether [`MovePicker::only_checks`] was called: every quiet move it
@@ -194,7 +200,7 @@ impl MovePicker {
                     self.cur = self.moves.len();
                     pos.generate_moves(GenType::Quiet, &mut self.moves);
                     let side = pos.side_to_move();
-                    let threats = *self.threats.get_or_insert_with(|| Threats::new(pos));
+                    let threats = self.threat_map(pos);
                     for &mv in &self.moves[self.cur..] {
                         let piece = pos.piece_on(mv.from()).unwrap_or(Piece::King);
                         self.scores.push(
