@@ -30,13 +30,16 @@ fn cont_index(prev: (usize, usize), piece: usize, to: usize) -> usize {
     ((prev.0 * 64 + prev.1) * 12 + piece) * 64 + to
 }
 
-/// The butterfly table of a move by whether the squares it leaves and
-/// enters are attacked (`threats`: every square the side not to move
-/// attacks): the same move is good or bad for different reasons when it
-/// escapes an attack, walks into one, or neither.
+const BUTTERFLY_SIZE: usize = 2 * 4 * 64 * 64;
+
+/// The butterfly entry of a move of `side`, in the table chosen by whether
+/// the squares it leaves and enters are attacked (`threats`: every square
+/// the side not to move attacks): the same move is good or bad for
+/// different reasons when it escapes an attack, walks into one, or neither.
 #[inline]
-fn threat_index(mv: Move, threats: Bitboard) -> usize {
-    2 * threats.has(mv.from()) as usize + threats.has(mv.to()) as usize
+fn butterfly_index(side: Color, mv: Move, threats: Bitboard) -> usize {
+    let threat = 2 * threats.has(mv.from()) as usize + threats.has(mv.to()) as usize;
+    ((side.index() * 4 + threat) * 64 + mv.from().index()) * 64 + mv.to().index()
 }
 
 #[inline]
@@ -46,8 +49,8 @@ fn gravity(e: &mut i32, delta: i32) {
 
 /// Per-thread ordering statistics.
 pub struct History {
-    /// [side][threat_index][from][to]
-    butterfly: Box<[[[[i32; 64]; 64]; 4]; 2]>,
+    /// [side][attacked from, attacked to][from][to], flattened.
+    butterfly: Box<[i32]>,
     /// Two quiet moves per ply that caused a cutoff.
     killers: [[Move; 2]; MAX_PLY + 2],
     /// The quiet reply that refuted a move, by [side][from][to] of that move.
@@ -59,7 +62,7 @@ pub struct History {
 impl Default for History {
     fn default() -> History {
         History {
-            butterfly: Box::new([[[[0; 64]; 64]; 4]; 2]),
+            butterfly: vec![0; BUTTERFLY_SIZE].into_boxed_slice(),
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             counters: Box::new([[[Move::NULL; 64]; 64]; 2]),
             continuation: vec![0; CONT_SIZE].into_boxed_slice(),
@@ -102,8 +105,7 @@ impl History {
         ctx: &Context,
         threats: Bitboard,
     ) -> i32 {
-        let mut score = self.butterfly[side.index()][threat_index(mv, threats)][mv.from().index()]
-            [mv.to().index()];
+        let mut score = self.butterfly[butterfly_index(side, mv, threats)];
         for prev in ctx.iter().flatten() {
             score += self.continuation[cont_index(*prev, piece, mv.to().index())];
         }
@@ -123,8 +125,7 @@ impl History {
         delta: i32,
     ) {
         gravity(
-            &mut self.butterfly[side.index()][threat_index(mv, threats)][mv.from().index()]
-                [mv.to().index()],
+            &mut self.butterfly[butterfly_index(side, mv, threats)],
             delta,
         );
         for prev in ctx.iter().flatten() {
